@@ -1,0 +1,42 @@
+/* libfastjson — loading a whole file for parsing. */
+#ifndef FASTJSON_FILE_H
+#define FASTJSON_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastjson/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A loaded file: `len` bytes at `data` (read-only; no padding, no NUL
+ *  added). The other fields are private. */
+typedef struct fj_file {
+  const uint8_t *data;
+  size_t len;
+  void *base_;   /* mapping or heap block */
+  size_t size_;  /* its size in bytes */
+  int mapped_;
+} fj_file;
+
+/** Loads the file at `path` (NUL-terminated): memory-mapped when it is a
+ *  regular file, otherwise read to the end (pipes, devices).
+ *  @param f  receives the contents; release them with fj_file_free().
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG; FJ_ERR_IO (errno tells why);
+ *          FJ_ERR_NOMEM. */
+fj_error fj_file_load(fj_file *f, const char *path);
+
+/** Loads everything readable from the open file descriptor `fd` (for
+ *  example 0 for standard input) until end of file; `fd` stays open.
+ *  @return as fj_file_load(). */
+fj_error fj_file_load_fd(fj_file *f, int fd);
+
+/** Releases a loaded file; `data` becomes invalid. Safe on a zeroed fj_file. */
+void fj_file_free(fj_file *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,43 @@
+/* libfastjson — choosing the stage-1 kernel.
+ *
+ * Stage 1 has one implementation per instruction set (for example "avx512",
+ * "avx2", "sse42", "neon", "scalar"). By default the best one this CPU runs
+ * is used, decided once on first use. The environment variable
+ * FASTJSON_KERNEL=<name> overrides that choice at that moment, and
+ * fj_kernel_select() at any time. All kernels produce identical results.
+ */
+#ifndef FASTJSON_KERNEL_H
+#define FASTJSON_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fastjson/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Number of kernels compiled into this build. */
+size_t fj_kernel_count(void);
+
+/** Name of compiled kernel `i` (0 <= i < fj_kernel_count(), best first), a
+ *  static string; NULL if `i` is out of range. */
+const char *fj_kernel_name(size_t i);
+
+/** Whether this CPU and OS can run compiled kernel `i` (false if out of range). */
+bool fj_kernel_supported(size_t i);
+
+/** Name of the kernel in use, a static string. Thread-safe. */
+const char *fj_kernel_active(void);
+
+/** Selects the kernel for all parsers of the process (parses already running
+ *  finish with the old one). NULL or "auto" selects the best supported one.
+ *  @return FJ_OK; FJ_ERR_KERNEL if no compiled kernel has that name or this
+ *          CPU cannot run it (the selection is then unchanged). Thread-safe. */
+fj_error fj_kernel_select(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,339 @@
+/* libfastjson — the parser and its on-demand cursor.
+ *
+ * A document is parsed in two stages. Stage 1 scans the caller's bytes once
+ * (SIMD where the CPU has it), checks UTF-8 and the structure of strings, and
+ * writes the structural index: the byte offsets of every `{ } [ ] : ,`, every
+ * opening quote and the first byte of every number and literal. Stage 2 is a
+ * lazy cursor over that index: nothing is converted until the caller asks for
+ * it, and values that the caller skips are only bracket-matched.
+ *
+ * Lifetimes: the parser never copies or modifies the input; the input must
+ * stay alive and unchanged while values of the document are used. Values,
+ * arrays and objects are small handles that live on the caller's stack; they
+ * become stale (FJ_ERR_STALE_DOCUMENT) when the parser parses another
+ * document.
+ *
+ * Cursor rules (like simdjson On-Demand, but checked): the cursor moves
+ * forward only. A container (array or object) can be entered once, when it
+ * is the cursor's current value; reading an element or field passes over the
+ * previous one. A field looked up out of order is still found: the lookup
+ * wraps around to the start of its object once. Breaking a rule returns
+ * FJ_ERR_OUT_OF_ORDER; it never returns a wrong value. Scalars (strings,
+ * numbers, literals) can be read any number of times while their parent
+ * container is still open.
+ *
+ * Validation: the cursor checks what it reads. A value that is skipped is
+ * only bracket-matched, so errors inside it (a malformed number, a bad \u
+ * escape) are not seen. fj_parser_validate() checks the whole document
+ * against RFC 8259.
+ *
+ * Thread-safety: a parser and its values belong to one thread at a time;
+ * distinct parsers can be used on distinct threads.
+ */
+#ifndef FASTJSON_PARSER_H
+#define FASTJSON_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastjson/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest document one parse accepts, in bytes: structural offsets are 32-bit. */
+#define FJ_MAX_DOCUMENT_SIZE ((size_t)0xFFFFFFFEu)
+
+/** Default maximum nesting depth of arrays and objects. */
+#define FJ_DEFAULT_MAX_DEPTH 1024u
+
+/** Parser flags (bit set, fj_parser_options.flags). */
+enum {
+  /** Replace a lone UTF-16 surrogate escape (`"\ud800"`) by U+FFFD when a
+   *  string is unescaped, instead of failing with FJ_ERR_BAD_SURROGATE. */
+  FJ_PARSE_REPLACE_LONE_SURROGATES = 1u << 0
+};
+
+/** Allocation hooks. Each function receives `ctx`. `realloc` gets the old
+ *  size in bytes, `free` the size that was allocated. Any of them may be used
+ *  from the thread that owns the parser only. Returning NULL from `malloc` or
+ *  `realloc` makes the calling function fail with FJ_ERR_NOMEM. */
+typedef struct fj_allocator {
+  void *(*malloc)(void *ctx, size_t size);
+  void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+  void (*free)(void *ctx, void *ptr, size_t size);
+  void *ctx;
+} fj_allocator;
+
+/** Options for fj_parser_new(). Zero-initialise, then set what you need:
+ *  a zero field means its default. */
+typedef struct fj_parser_options {
+  /** Maximum nesting depth of arrays and objects (0: FJ_DEFAULT_MAX_DEPTH). */
+  uint32_t max_depth;
+  /** FJ_PARSE_* bits. */
+  uint32_t flags;
+  /** Allocation hooks; NULL means the C library's malloc/realloc/free. The
+   *  structure is copied. */
+  const fj_allocator *allocator;
+} fj_parser_options;
+
+/** A parser: owns the structural index and string scratch memory and reuses
+ *  them from one document to the next. Opaque. */
+typedef struct fj_parser fj_parser;
+
+/** JSON value types. Numbers are one type; fj_value_get_int64() and friends
+ *  tell integers from others. */
+typedef enum fj_type {
+  FJ_TYPE_NULL,
+  FJ_TYPE_BOOL,
+  FJ_TYPE_NUMBER,
+  FJ_TYPE_STRING,
+  FJ_TYPE_ARRAY,
+  FJ_TYPE_OBJECT
+} fj_type;
+
+/** A handle to one value of the current document: a position in the
+ *  structural index. Copy it freely; its fields are private. */
+typedef struct fj_value {
+  fj_parser *parser;
+  uint32_t pos;    /* index of the value's first structural */
+  uint32_t depth;  /* 0 for the root */
+  uint32_t parent; /* serial of the open parent container */
+  uint32_t gen;    /* document generation */
+} fj_value;
+
+/** An iteration over the elements of an array. Fields are private. */
+typedef struct fj_array {
+  fj_parser *parser;
+  uint32_t start;  /* index of '[' */
+  uint32_t depth;  /* depth of the elements */
+  uint32_t serial; /* this entry's serial in the parser's open-container stack */
+  uint32_t gen;
+  uint32_t last;   /* index of the last element returned */
+  uint32_t state;
+} fj_array;
+
+/** An iteration over the fields of an object. Fields are private. */
+typedef struct fj_object {
+  fj_parser *parser;
+  uint32_t start;  /* index of '{' */
+  uint32_t depth;  /* depth of the field values */
+  uint32_t serial;
+  uint32_t gen;
+  uint32_t last;   /* index of the last field value returned */
+  uint32_t state;
+} fj_object;
+
+/** Where the last error happened: byte offset from the start of the input
+ *  (0-based), line (1-based, lines end at '\n') and column (1-based, counted
+ *  in code points; each byte of invalid UTF-8 counts as one). */
+typedef struct fj_location {
+  size_t offset;
+  size_t line;
+  size_t column;
+} fj_location;
+
+/** Creates a parser.
+ *  @param out   receives the parser; the caller frees it with fj_parser_free().
+ *  @param opts  options, or NULL for all defaults; copied.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` is NULL or the allocator lacks
+ *          a function; FJ_ERR_NOMEM. */
+fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts);
+
+/** Frees a parser and all memory it owns. Every string pointer it returned
+ *  becomes invalid. NULL is ignored. */
+void fj_parser_free(fj_parser *parser);
+
+/** Parses a document lazily: runs stage 1 over `len` bytes at `json` and
+ *  returns the root value. The input needs no padding or terminating NUL and
+ *  is never written to; it must outlive every use of the document.
+ *  Parsing a new document makes all handles of the previous one stale.
+ *  @param root  receives the root value.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG; FJ_ERR_CAPACITY (len > FJ_MAX_DOCUMENT_SIZE);
+ *          FJ_ERR_NOMEM; FJ_ERR_EMPTY; FJ_ERR_UTF8; FJ_ERR_UNCLOSED_STRING;
+ *          FJ_ERR_CONTROL_CHAR; FJ_ERR_BAD_ESCAPE (a backslash not followed by
+ *          one of `"\/bfnrtu`); FJ_ERR_TRAILING_CONTENT (a scalar root followed
+ *          by more). The error location is kept (fj_parser_last_error()).
+ *  Source: RFC 8259; UTF-8 per RFC 3629 section 4 (no overlongs, no
+ *  surrogates, nothing above U+10FFFF). */
+fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len, fj_value *root);
+
+/** Parses and fully validates a document against RFC 8259: every number,
+ *  string escape and literal is checked, brackets must match, and nothing
+ *  may follow the root value. Leaves the parser ready for a new parse.
+ *  @return FJ_OK or any parse error of fj_parser_parse() and of the cursor
+ *          (FJ_ERR_EXPECTED_*, FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL,
+ *          FJ_ERR_BAD_SURROGATE, FJ_ERR_TRUNCATED, FJ_ERR_DEPTH, ...), with
+ *          its location kept. Numbers too large for a double are valid JSON
+ *          and are accepted here. Lone surrogate escapes are rejected unless
+ *          FJ_PARSE_REPLACE_LONE_SURROGATES is set. */
+fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t len);
+
+/** Moves the cursor back to the root of the current document. Handles
+ *  below the root (and iterations) become stale; the root value stays valid.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG if no document was parsed. */
+fj_error fj_parser_rewind(fj_parser *parser);
+
+/** The code of the last error a call on this parser or its values returned
+ *  (FJ_OK if none since the last successful parse), and where it happened.
+ *  @param loc  receives the location, or NULL. Line and column are computed
+ *              on demand by scanning the input up to the offset (O(offset)). */
+fj_error fj_parser_last_error(const fj_parser *parser, fj_location *loc);
+
+/* ---- values ---------------------------------------------------------------- */
+
+/** The type of a value, from its first byte; does not move the cursor.
+ *  @return FJ_OK; FJ_ERR_EXPECTED_VALUE if the bytes there start no JSON
+ *          value; FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
+fj_error fj_value_get_type(const fj_value *v, fj_type *out);
+
+/** Reads an integer in [-2^63, 2^63). `1.0` and `1e2` are not integers here
+ *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER;
+ *          FJ_ERR_NOT_INTEGER; FJ_ERR_NUMBER_RANGE (a valid integer outside the
+ *          range; its text stays available through fj_value_get_raw());
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
+fj_error fj_value_get_int64(const fj_value *v, int64_t *out);
+
+/** Reads an integer in [0, 2^64). Errors as fj_value_get_int64(); a negative
+ *  integer is FJ_ERR_NUMBER_RANGE. */
+fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
+
+/** Reads a number as the nearest double (round-half-to-even), correctly
+ *  rounded for every input (Clinger's fast path, then Eisel-Lemire as in
+ *  Lemire, "Number Parsing at a Gigabyte per Second", 2021, with an exact
+ *  fallback). `-0` gives -0.0; underflow gives a subnormal or zero.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE
+ *          (the magnitude rounds above DBL_MAX, e.g. `1e400`);
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
+fj_error fj_value_get_double(const fj_value *v, double *out);
+
+/** Reads `true` or `false`.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_LITERAL; FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_OUT_OF_ORDER. */
+fj_error fj_value_get_bool(const fj_value *v, bool *out);
+
+/** Tells whether the value is `null` (*out true) or any other value (false).
+ *  @return FJ_OK; FJ_ERR_BAD_LITERAL (`nul`, `nullx`); FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_OUT_OF_ORDER. */
+fj_error fj_value_is_null(const fj_value *v, bool *out);
+
+/** Reads a string, unescaped (RFC 8259 section 7: `\uXXXX`, surrogate pairs
+ *  joined into one code point, encoded as UTF-8).
+ *  @param s    receives a pointer to `*len` bytes of UTF-8, not NUL-terminated.
+ *              It points into the input when the string has no escapes,
+ *              otherwise into parser-owned scratch memory; either way it stays
+ *              valid until the parser parses another document or is freed.
+ *  @param len  receives the length in bytes. A `\u0000` escape yields a NUL
+ *              byte inside the string.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_ESCAPE (bad `\u` hex digits);
+ *          FJ_ERR_BAD_SURROGATE; FJ_ERR_NOMEM; FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_OUT_OF_ORDER. */
+fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len);
+
+/** Unescapes a string into caller memory and NUL-terminates it.
+ *  @param dst  `cap` bytes of caller memory.
+ *  @param len  receives the string's length in bytes without the NUL; on
+ *              FJ_ERR_BUFFER_TOO_SMALL, the capacity needed including the NUL.
+ *  @return as fj_value_get_string(), plus FJ_ERR_BUFFER_TOO_SMALL. */
+fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *len);
+
+/** The value's JSON text as written in the input, from its first byte to its
+ *  last (a string includes its quotes; a container its brackets; no trailing
+ *  whitespace). Works for numbers too big for any C type. A container's end
+ *  is found by bracket matching from the value's own position; the cursor
+ *  does not move, so this works for any valid handle.
+ *  @param s, len  receive a pointer into the input and a length in bytes.
+ *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_BAD_ESCAPE (string);
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
+fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len);
+
+/** Byte offset of the value's first byte in the input. Never fails for a
+ *  handle the library filled in. */
+size_t fj_value_offset(const fj_value *v);
+
+/** Skips the value if it is the cursor's current one (a container is
+ *  bracket-matched, not validated). Skipping a scalar or an already-passed
+ *  value does nothing.
+ *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
+fj_error fj_value_skip(const fj_value *v);
+
+/* ---- arrays ---------------------------------------------------------------- */
+
+/** Enters an array: the value must be the cursor's current value.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_DEPTH; FJ_ERR_OUT_OF_ORDER (the
+ *          array was already entered or passed over); FJ_ERR_STALE_DOCUMENT. */
+fj_error fj_value_get_array(const fj_value *v, fj_array *out);
+
+/** The next element. Passes over whatever of the previous element was not
+ *  read. Returns FJ_END after the last element (and on every later call).
+ *  @return FJ_OK with *elem set; FJ_END; FJ_ERR_EXPECTED_VALUE;
+ *          FJ_ERR_EXPECTED_COMMA; FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT
+ *          (after the root array closes); FJ_ERR_OUT_OF_ORDER (the cursor has
+ *          left this array); FJ_ERR_STALE_DOCUMENT. */
+fj_error fj_array_next(fj_array *a, fj_value *elem);
+
+/** The element at index `i` (0-based), counted from the iteration's current
+ *  position: call it on a fresh iteration for absolute indexes.
+ *  @return FJ_OK; FJ_ERR_INDEX_RANGE (the array closes first; the iteration
+ *          is then finished); the errors of fj_array_next(). */
+fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
+
+/** Counts all elements of the array (however far the iteration has got) by
+ *  bracket matching from the array's start; neither the cursor nor the
+ *  iteration moves. Costs a pass over the array's structurals.
+ *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
+fj_error fj_array_count(fj_array *a, size_t *count);
+
+/* ---- objects --------------------------------------------------------------- */
+
+/** Enters an object: the value must be the cursor's current value.
+ *  @return as fj_value_get_array(). */
+fj_error fj_value_get_object(const fj_value *v, fj_object *out);
+
+/** The next field. `key` receives the key as a string value (read it with
+ *  fj_value_get_string() or fj_value_get_raw()); `value` the field's value.
+ *  Either may be NULL.
+ *  @return FJ_OK; FJ_END after the last field; FJ_ERR_EXPECTED_KEY;
+ *          FJ_ERR_EXPECTED_COLON; FJ_ERR_EXPECTED_VALUE; FJ_ERR_EXPECTED_COMMA;
+ *          FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT; FJ_ERR_OUT_OF_ORDER;
+ *          FJ_ERR_STALE_DOCUMENT. */
+fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
+
+/** Finds the first field whose unescaped key equals the `key_len` bytes at
+ *  `key`. Searches forward from the cursor, then wraps around to the start
+ *  of the object once, so fields in any order are found; in-order lookups
+ *  cost one key comparison each. Keys without escapes are compared without
+ *  unescaping. On FJ_ERR_NO_SUCH_FIELD the cursor is where it was.
+ *  @return FJ_OK; FJ_ERR_NO_SUCH_FIELD; the errors of fj_object_next(). */
+fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value);
+
+/** fj_object_findn() for a NUL-terminated key. */
+fj_error fj_object_find(fj_object *o, const char *key, fj_value *value);
+
+/** Counts the fields of the object, like fj_array_count(). */
+fj_error fj_object_count(fj_object *o, size_t *count);
+
+/* ---- JSON Pointer ---------------------------------------------------------- */
+
+/** Resolves a JSON Pointer (RFC 6901) of `len` bytes relative to `v`: ""
+ *  is `v` itself, "/a/0" the first element of field "a"; `~0` stands for `~`
+ *  and `~1` for `/`; array indexes are decimal without leading zeros. On the
+ *  root value the cursor is rewound first, so any number of pointers can be
+ *  resolved on one document; on other values `v` must be the cursor's current
+ *  value.
+ *  @return FJ_OK; FJ_ERR_BAD_POINTER (no leading '/', bad `~` escape, bad
+ *          index); FJ_ERR_NO_SUCH_FIELD; FJ_ERR_INDEX_RANGE (including "-");
+ *          FJ_ERR_WRONG_TYPE (a token applied to a scalar); FJ_ERR_NOMEM;
+ *          the errors of the cursor calls. */
+fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj_value *out);
+
+/** fj_value_at_pointern() for a NUL-terminated pointer. */
+fj_error fj_value_at_pointer(const fj_value *v, const char *ptr, fj_value *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

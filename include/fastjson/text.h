@@ -1,0 +1,50 @@
+/* libfastjson — text to text: minify and pretty-print straight from the
+ * structural index, with no tree in between. Numbers and strings are copied
+ * byte for byte as written in the input. */
+#ifndef FASTJSON_TEXT_H
+#define FASTJSON_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastjson/error.h"
+#include "fastjson/parser.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Where output goes: `write` is called with consecutive chunks of output
+ *  (`len` bytes at `bytes`, valid only during the call) and returns FJ_OK, or
+ *  an error that stops the output and is returned to the caller. */
+typedef struct fj_sink {
+  fj_error (*write)(void *ctx, const void *bytes, size_t len);
+  void *ctx;
+} fj_sink;
+
+/** Pretty-printing options. Zero-initialised means 2 spaces. */
+typedef struct fj_pretty_options {
+  uint32_t indent; /**< spaces (or tabs) per level; 0 means 2 (or 1 tab); at most 16 */
+  bool use_tabs;   /**< indent with tab characters instead of spaces */
+} fj_pretty_options;
+
+/** Validates the `len` bytes at `json` (fj_parser_validate()) and, if valid,
+ *  writes them without any whitespace outside strings, followed by nothing
+ *  (no newline). Nothing is written for an invalid document.
+ *  @return FJ_OK; any error of fj_parser_validate() (its location is kept in
+ *          the parser); the sink's error. */
+fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_sink sink);
+
+/** Validates, then writes the document pretty-printed: one element or field
+ *  per line, `indent` per level, `": "` after keys, empty containers as `[]`
+ *  and `{}`, a final newline.
+ *  @param opts  options, or NULL for the defaults.
+ *  @return as fj_minify(); FJ_ERR_INVALID_ARG if opts->indent > 16. */
+fj_error fj_pretty(fj_parser *parser, const void *json, size_t len, const fj_pretty_options *opts,
+                   fj_sink sink);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,294 @@
+/* The on-demand cursor: entering containers, stepping through elements and
+ * fields, skipping, and the checks that turn misuse into errors.
+ *
+ * The parser keeps one forward-moving position in the structural index and
+ * the number of containers it is inside. Each container entry gets a serial
+ * number, stored in open[depth]; a handle remembers the serial of its
+ * parent, so a handle whose container has been left (or re-entered after a
+ * rewind) no longer matches and is refused instead of misread. */
+#include <string.h>
+
+#include "ondemand/internal.h"
+
+fj_error fj__check_value(const fj_value *v) {
+  if (!v || !v->parser) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  if (v->gen != p->gen || !p->has_doc) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
+  if (v->depth && (p->depth < v->depth || p->open[v->depth] != v->parent))
+    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
+  return FJ_OK;
+}
+
+fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
+  uint32_t pos = p->pos, depth = p->depth;
+  const uint32_t n = p->n, *idx = p->idx;
+  const uint8_t *buf = p->buf;
+  while (depth > target) {
+    if (pos >= n) {
+      p->pos = pos;
+      p->depth = depth;
+      return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
+    }
+    uint8_t c = buf[idx[pos]];
+    if (c == '[' || c == '{') {
+      if (++depth > p->max_depth) {
+        p->pos = pos;
+        return fj__fail(p, FJ_ERR_DEPTH, idx[pos]);
+      }
+    } else if (c == ']' || c == '}') {
+      depth--;
+    }
+    pos++;
+  }
+  p->pos = pos;
+  p->depth = depth;
+  return FJ_OK;
+}
+
+fj_error fj__skip_current(fj_parser *p) {
+  uint8_t c = fj__char(p, p->pos);
+  if (c != '[' && c != '{') {
+    p->pos++;
+    return FJ_OK;
+  }
+  uint32_t depth = p->depth;
+  if (depth + 1 > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->pos));
+  p->pos++;
+  p->depth = depth + 1;
+  return fj__skip_to_depth(p, depth);
+}
+
+/* Whether v is the cursor's current, unread value. */
+static bool is_current(const fj_parser *p, const fj_value *v) {
+  return p->pos == v->pos && p->depth == v->depth;
+}
+
+/* Enters the container v (whose first byte must be `open`). */
+static fj_error enter(const fj_value *v, uint8_t open, uint32_t *serial) {
+  fj_error err = fj__check_value(v);
+  if (err) return err;
+  fj_parser *p = v->parser;
+  if (fj__char(p, v->pos) != open) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
+  if (!is_current(p, v)) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
+  if (v->depth + 1 > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
+  *serial = ++p->serial;
+  p->open[v->depth + 1] = *serial;
+  p->depth = v->depth + 1;
+  p->pos = v->pos + 1;
+  return FJ_OK;
+}
+
+fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
+  uint32_t serial;
+  fj_error err = enter(v, '[', &serial);
+  if (err) return err;
+  *out = (fj_array){v->parser, v->pos, v->depth + 1, serial, v->gen, UINT32_MAX, FJ_ITER_FRESH};
+  return FJ_OK;
+}
+
+fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
+  uint32_t serial;
+  fj_error err = enter(v, '{', &serial);
+  if (err) return err;
+  *out = (fj_object){v->parser, v->pos, v->depth + 1, serial, v->gen, UINT32_MAX, FJ_ITER_FRESH};
+  return FJ_OK;
+}
+
+/* Checks an iteration and brings the cursor to the position after its
+ * previous element: out of whatever child the caller entered, and over the
+ * previous element if the caller did not read it. */
+static fj_error settle(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t serial, uint32_t state,
+                       uint32_t last, uint32_t start) {
+  if (gen != p->gen || !p->has_doc) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
+  if (state == FJ_ITER_DONE) return FJ_END;
+  if (p->depth < depth || p->open[depth] != serial)
+    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
+  if (p->depth > depth) return fj__skip_to_depth(p, depth);
+  if (p->pos == last) return fj__skip_current(p);
+  return FJ_OK;
+}
+
+/* Leaves the container whose closing bracket is at the cursor. */
+static fj_error close_container(fj_parser *p, uint32_t *state) {
+  p->pos++;
+  p->depth--;
+  *state = FJ_ITER_DONE;
+  if (p->depth == 0 && p->pos != p->n)
+    return fj__fail(p, FJ_ERR_TRAILING_CONTENT, fj__offset(p, p->pos));
+  return FJ_END;
+}
+
+/* The error for a byte where a value was due. */
+static fj_error expected_value(fj_parser *p, uint32_t pos) {
+  return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_VALUE, fj__offset(p, pos));
+}
+
+static fj_error expected_comma(fj_parser *p, uint32_t pos) {
+  return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COMMA, fj__offset(p, pos));
+}
+
+fj_error fj_array_next(fj_array *a, fj_value *elem) {
+  if (!a || !a->parser) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = a->parser;
+  fj_error err = settle(p, a->gen, a->depth, a->serial, a->state, a->last, a->start);
+  if (err) return err;
+  uint8_t c = fj__char(p, p->pos);
+  if (a->state == FJ_ITER_MIDDLE) {
+    if (c == ']') return close_container(p, &a->state);
+    if (c != ',') return expected_comma(p, p->pos);
+    c = fj__char(p, ++p->pos);
+  } else if (c == ']') {
+    return close_container(p, &a->state);
+  }
+  if (!fj__is_value_start(c)) return expected_value(p, p->pos);
+  a->state = FJ_ITER_MIDDLE;
+  a->last = p->pos;
+  if (elem) *elem = (fj_value){p, p->pos, a->depth, a->serial, a->gen};
+  return FJ_OK;
+}
+
+fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
+  fj_value v;
+  for (size_t k = 0;; k++) {
+    fj_error err = fj_array_next(a, &v);
+    if (err == FJ_END) return fj__fail(a->parser, FJ_ERR_INDEX_RANGE, fj__offset(a->parser, a->start));
+    if (err) return err;
+    if (k == i) break;
+  }
+  if (elem) *elem = v;
+  return FJ_OK;
+}
+
+/* Reads one field at the cursor (which is at ',' / '}' or, in a fresh
+ * iteration, at the first key). *closed is set when the object ends there;
+ * the cursor then stays on the '}'. */
+static fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_pos, bool *closed) {
+  uint8_t c = fj__char(p, p->pos);
+  *closed = false;
+  if (state == FJ_ITER_MIDDLE) {
+    if (c == '}') {
+      *closed = true;
+      return FJ_OK;
+    }
+    if (c != ',') return expected_comma(p, p->pos);
+    c = fj__char(p, ++p->pos);
+  } else if (c == '}') {
+    *closed = true;
+    return FJ_OK;
+  }
+  if (c != '"')
+    return fj__fail(p, p->pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_KEY,
+                    fj__offset(p, p->pos));
+  *key_pos = p->pos;
+  if (fj__char(p, p->pos + 1) != ':')
+    return fj__fail(p, p->pos + 1 >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COLON,
+                    fj__offset(p, p->pos + 1));
+  p->pos += 2;
+  if (!fj__is_value_start(fj__char(p, p->pos))) return expected_value(p, p->pos);
+  return FJ_OK;
+}
+
+fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
+  if (!o || !o->parser) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = o->parser;
+  fj_error err = settle(p, o->gen, o->depth, o->serial, o->state, o->last, o->start);
+  if (err) return err;
+  uint32_t key_pos;
+  bool closed;
+  if ((err = read_field(p, o->state, &key_pos, &closed))) return err;
+  if (closed) return close_container(p, &o->state);
+  o->state = FJ_ITER_MIDDLE;
+  o->last = p->pos;
+  if (key) *key = (fj_value){p, key_pos, o->depth, o->serial, o->gen};
+  if (value) *value = (fj_value){p, p->pos, o->depth, o->serial, o->gen};
+  return FJ_OK;
+}
+
+fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
+  if (!o || !o->parser || (!key && key_len)) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = o->parser;
+  fj_error err = settle(p, o->gen, o->depth, o->serial, o->state, o->last, o->start);
+  if (err == FJ_END) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start));
+  if (err) return err;
+  const uint32_t from = p->pos, from_state = o->state;
+  bool wrapped = false;
+  for (;;) {
+    if (wrapped && p->pos == from) { /* searched the whole object */
+      o->state = from_state;
+      return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
+    }
+    uint32_t key_pos;
+    bool closed;
+    if ((err = read_field(p, o->state, &key_pos, &closed))) return err;
+    if (closed) { /* wrap around to the first field, once */
+      p->pos = o->start + 1;
+      o->state = FJ_ITER_FRESH;
+      wrapped = true;
+      continue;
+    }
+    o->state = FJ_ITER_MIDDLE;
+    o->last = p->pos;
+    const uint8_t *raw;
+    size_t raw_len;
+    bool equal;
+    fj__raw_key(p, key_pos, &raw, &raw_len);
+    if ((err = fj__key_equals(p, raw, raw_len, key, key_len, &equal))) return err;
+    if (equal) {
+      if (value) *value = (fj_value){p, p->pos, o->depth, o->serial, o->gen};
+      return FJ_OK;
+    }
+    if ((err = fj__skip_current(p))) return err;
+  }
+}
+
+fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
+  return fj_object_findn(o, key, key ? strlen(key) : 0, value);
+}
+
+fj_error fj_value_skip(const fj_value *v) {
+  fj_error err = fj__check_value(v);
+  if (err) return err;
+  fj_parser *p = v->parser;
+  if (!is_current(p, v)) return FJ_OK;
+  return fj__skip_current(p);
+}
+
+/* Counts the children of the container at structural `start` by bracket
+ * matching from a local position; the cursor does not move. */
+static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth, size_t *count) {
+  uint32_t pos = start + 1, depth = 1;
+  size_t commas = 0;
+  uint8_t c = fj__char(p, pos);
+  if (c == ']' || c == '}') {
+    *count = 0;
+    return FJ_OK;
+  }
+  while (depth) {
+    if (pos >= p->n) return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
+    c = p->buf[p->idx[pos]];
+    if (c == '[' || c == '{') {
+      if (base_depth + ++depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->idx[pos]);
+    } else if (c == ']' || c == '}') {
+      depth--;
+    } else if (c == ',' && depth == 1) {
+      commas++;
+    }
+    pos++;
+  }
+  *count = commas + 1;
+  return FJ_OK;
+}
+
+fj_error fj_array_count(fj_array *a, size_t *count) {
+  if (!a || !a->parser || !count) return FJ_ERR_INVALID_ARG;
+  if (a->gen != a->parser->gen) return fj__fail(a->parser, FJ_ERR_STALE_DOCUMENT, 0);
+  return count_children(a->parser, a->start, a->depth - 1, count);
+}
+
+fj_error fj_object_count(fj_object *o, size_t *count) {
+  if (!o || !o->parser || !count) return FJ_ERR_INVALID_ARG;
+  if (o->gen != o->parser->gen) return fj__fail(o->parser, FJ_ERR_STALE_DOCUMENT, 0);
+  return count_children(o->parser, o->start, o->depth - 1, count);
+}
+
+size_t fj_value_offset(const fj_value *v) { return fj__offset(v->parser, v->pos); }

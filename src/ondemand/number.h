@@ -1,0 +1,32 @@
+/* Number conversion (private). JSON numbers per RFC 8259 section 6:
+ *   number = [ "-" ] int [ frac ] [ exp ];  int = "0" / digit1-9 *DIGIT
+ * Every function reads from `p` and never at or past `end`, and sets *len to
+ * the number of bytes the number's text occupies (also on range errors, so
+ * callers can report and skip it). None of them checks the byte after the
+ * number: callers check that it is a delimiter.
+ */
+#ifndef FJ_ONDEMAND_NUMBER_H
+#define FJ_ONDEMAND_NUMBER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastjson/error.h"
+
+/* Checks the grammar only. *is_integer is 1 when there is no fraction and no
+ * exponent. FJ_ERR_BAD_NUMBER on malformed text (then *len is the offset of
+ * the offending byte). */
+fj_error fj__number_scan(const uint8_t *p, const uint8_t *end, size_t *len, int *is_integer);
+
+/* Exact integers. FJ_ERR_BAD_NUMBER (malformed), FJ_ERR_NOT_INTEGER (a valid
+ * number with a fraction or exponent), FJ_ERR_NUMBER_RANGE (a valid integer
+ * outside the type; for uint64 also any negative integer, but "-0" is 0). */
+fj_error fj__parse_int64(const uint8_t *p, const uint8_t *end, int64_t *out, size_t *len);
+fj_error fj__parse_uint64(const uint8_t *p, const uint8_t *end, uint64_t *out, size_t *len);
+
+/* The nearest double, round-half-to-even, for every input (Clinger fast path,
+ * Eisel-Lemire, exact fallback). FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE when
+ * the value rounds to infinity. "-0" gives -0.0. */
+fj_error fj__parse_double(const uint8_t *p, const uint8_t *end, double *out, size_t *len);
+
+#endif

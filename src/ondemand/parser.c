@@ -1,0 +1,156 @@
+/* The parser object: buffers reused across documents, running stage 1, the
+ * last error and its line:column. */
+#include <string.h>
+
+#include "ondemand/internal.h"
+#include "scan/stage1.h"
+
+fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
+  if (!out) return FJ_ERR_INVALID_ARG;
+  *out = NULL;
+  const fj_allocator *a = opts && opts->allocator ? opts->allocator : &fj__default_allocator;
+  if (!a->malloc || !a->realloc || !a->free) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = fj__malloc(a, sizeof *p);
+  if (!p) return FJ_ERR_NOMEM;
+  memset(p, 0, sizeof *p);
+  p->alloc = *a;
+  p->max_depth = opts && opts->max_depth ? opts->max_depth : FJ_DEFAULT_MAX_DEPTH;
+  p->flags = opts ? opts->flags : 0;
+  if (p->max_depth > UINT32_MAX / 8) {
+    fj__free(a, p, sizeof *p);
+    return FJ_ERR_INVALID_ARG;
+  }
+  p->open = fj__malloc(a, ((size_t)p->max_depth + 2) * sizeof *p->open);
+  if (!p->open) {
+    fj__free(a, p, sizeof *p);
+    return FJ_ERR_NOMEM;
+  }
+  *out = p;
+  return FJ_OK;
+}
+
+void fj_parser_free(fj_parser *p) {
+  if (!p) return;
+  fj_allocator a = p->alloc;
+  for (fj__arena_block *b = p->scratch.head, *next; b; b = next) {
+    next = b->next;
+    fj__free(&a, b, sizeof *b + b->cap);
+  }
+  fj__free(&a, p->idx, p->idx_cap * sizeof *p->idx);
+  fj__free(&a, p->open, ((size_t)p->max_depth + 2) * sizeof *p->open);
+  fj__free(&a, p, sizeof *p);
+}
+
+/* Grows the index to hold a document of `len` bytes (at most one structural
+ * per byte, plus the kernels' slack). Keeps the old buffer on failure. */
+static fj_error reserve_index(fj_parser *p, size_t len) {
+  size_t need = len + FJ_INDEX_SLACK;
+  if (need <= p->idx_cap) return FJ_OK;
+  size_t cap = p->idx_cap ? p->idx_cap : 4096;
+  while (cap < need) cap *= 2;
+  uint32_t *idx = fj__malloc(&p->alloc, cap * sizeof *idx);
+  if (!idx) return FJ_ERR_NOMEM;
+  fj__free(&p->alloc, p->idx, p->idx_cap * sizeof *p->idx);
+  p->idx = idx;
+  p->idx_cap = cap;
+  return FJ_OK;
+}
+
+static void reset_scratch(fj_parser *p) {
+  for (fj__arena_block *b = p->scratch.head; b; b = b->next) b->used = 0;
+  p->scratch.cur = p->scratch.head;
+}
+
+fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *root) {
+  if (!p || (!json && len) || !root) return FJ_ERR_INVALID_ARG;
+  p->gen++;
+  p->has_doc = false;
+  p->buf = json;
+  p->len = len;
+  p->n = 0;
+  p->pos = p->depth = 0;
+  p->err = FJ_OK;
+  p->err_offset = 0;
+  reset_scratch(p);
+  if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
+  if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
+  size_t err_offset = 0;
+  fj_error err = fj__kernel_active()->stage1(p->buf, len, p->idx, &p->n, &err_offset);
+  if (err) return fj__fail(p, err, err_offset);
+  if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, len);
+  uint8_t c = p->buf[p->idx[0]];
+  if (c != '[' && c != '{' && p->n > 1) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
+  p->has_doc = true;
+  *root = (fj_value){p, 0, 0, 0, p->gen};
+  return FJ_OK;
+}
+
+fj_error fj_parser_rewind(fj_parser *p) {
+  if (!p || !p->has_doc) return FJ_ERR_INVALID_ARG;
+  p->pos = 0;
+  p->depth = 0;
+  return FJ_OK;
+}
+
+/* Line (1-based, counting '\n') and column (1-based, in code points: UTF-8
+ * continuation bytes do not start a column) of a byte offset. */
+static void line_column(const uint8_t *buf, size_t len, size_t offset, fj_location *loc) {
+  size_t line = 1, col = 1;
+  if (offset > len) offset = len;
+  for (size_t i = 0; i < offset; i++) {
+    if (buf[i] == '\n') {
+      line++;
+      col = 1;
+    } else if ((buf[i] & 0xC0) != 0x80) {
+      col++;
+    }
+  }
+  loc->offset = offset;
+  loc->line = line;
+  loc->column = col;
+}
+
+fj_error fj_parser_last_error(const fj_parser *p, fj_location *loc) {
+  if (!p) return FJ_ERR_INVALID_ARG;
+  if (loc) line_column(p->buf, p->len, p->err_offset, loc);
+  return p->err;
+}
+
+/* ---- scratch arena ---------------------------------------------------------- */
+
+void *fj__arena_alloc(fj_parser *p, size_t n) {
+  fj__arena_block *b = p->scratch.cur;
+  while (b && b->cap - b->used < n) b = b->next;
+  if (!b) {
+    size_t cap = p->scratch.cur ? p->scratch.cur->cap * 2 : 64 * 1024;
+    if (cap < n) cap = n;
+    b = fj__malloc(&p->alloc, sizeof *b + cap);
+    if (!b) return NULL;
+    b->cap = cap;
+    b->used = 0;
+    b->next = NULL;
+    /* append at the end of the chain so earlier blocks keep their order */
+    fj__arena_block **tail = &p->scratch.head;
+    while (*tail) tail = &(*tail)->next;
+    *tail = b;
+  }
+  p->scratch.cur = b;
+  void *mem = (char *)(b + 1) + b->used;
+  b->used += n;
+  return mem;
+}
+
+fj__arena_mark fj__arena_save(const fj_parser *p) {
+  fj__arena_mark m = {p->scratch.cur, p->scratch.cur ? p->scratch.cur->used : 0};
+  return m;
+}
+
+void fj__arena_restore(fj_parser *p, fj__arena_mark m) {
+  if (!m.cur) {
+    reset_scratch(p);
+    return;
+  }
+  for (fj__arena_block *b = m.cur->next; b; b = b->next) b->used = 0;
+  m.cur->used = m.used;
+  p->scratch.cur = m.cur;
+}

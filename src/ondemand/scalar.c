@@ -1,0 +1,158 @@
+/* Scalar getters: type, numbers, literals, raw text. They read the bytes at
+ * the value's offset and never move the cursor, so a scalar can be read
+ * again while its parent is open. */
+#include <string.h>
+
+#include "ondemand/internal.h"
+#include "ondemand/number.h"
+
+fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
+  fj_error err = fj__check_value(v);
+  if (err) return err;
+  if (!out) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  switch (fj__char(p, v->pos)) {
+  case '{': *out = FJ_TYPE_OBJECT; return FJ_OK;
+  case '[': *out = FJ_TYPE_ARRAY; return FJ_OK;
+  case '"': *out = FJ_TYPE_STRING; return FJ_OK;
+  case 't': case 'f': *out = FJ_TYPE_BOOL; return FJ_OK;
+  case 'n': *out = FJ_TYPE_NULL; return FJ_OK;
+  case '-': case '0': case '1': case '2': case '3': case '4':
+  case '5': case '6': case '7': case '8': case '9':
+    *out = FJ_TYPE_NUMBER;
+    return FJ_OK;
+  default:
+    return fj__fail(p, FJ_ERR_EXPECTED_VALUE, fj__offset(p, v->pos));
+  }
+}
+
+/* Start of a number value, or an error if the value is not one. */
+static fj_error number_start(const fj_value *v, const uint8_t **s) {
+  fj_error err = fj__check_value(v);
+  if (err) return err;
+  fj_parser *p = v->parser;
+  uint8_t c = fj__char(p, v->pos);
+  if (c != '-' && (c < '0' || c > '9')) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
+  *s = p->buf + p->idx[v->pos];
+  return FJ_OK;
+}
+
+/* A number's text must end at a delimiter or the end of the input; a range
+ * or not-an-integer verdict only counts for well-formed text. */
+static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_error err) {
+  const uint8_t *end = p->buf + p->len;
+  size_t at = (size_t)(s - p->buf);
+  if (err == FJ_ERR_BAD_NUMBER) return fj__fail(p, err, at + len);
+  if (s + len < end && !fj__is_delimiter(s[len])) return fj__fail(p, FJ_ERR_BAD_NUMBER, at + len);
+  return err ? fj__fail(p, err, at) : FJ_OK;
+}
+
+fj_error fj_value_get_int64(const fj_value *v, int64_t *out) {
+  const uint8_t *s;
+  fj_error err = number_start(v, &s);
+  if (err) return err;
+  if (!out) return FJ_ERR_INVALID_ARG;
+  size_t len = 0;
+  err = fj__parse_int64(s, v->parser->buf + v->parser->len, out, &len);
+  return finish_number(v->parser, s, len, err);
+}
+
+fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
+  const uint8_t *s;
+  fj_error err = number_start(v, &s);
+  if (err) return err;
+  if (!out) return FJ_ERR_INVALID_ARG;
+  size_t len = 0;
+  err = fj__parse_uint64(s, v->parser->buf + v->parser->len, out, &len);
+  return finish_number(v->parser, s, len, err);
+}
+
+fj_error fj_value_get_double(const fj_value *v, double *out) {
+  const uint8_t *s;
+  fj_error err = number_start(v, &s);
+  if (err) return err;
+  if (!out) return FJ_ERR_INVALID_ARG;
+  size_t len = 0;
+  err = fj__parse_double(s, v->parser->buf + v->parser->len, out, &len);
+  return finish_number(v->parser, s, len, err);
+}
+
+/* Whether the literal `word` (with its length) stands at structural pos,
+ * followed by a delimiter or the end of the input. */
+static bool literal_is(const fj_parser *p, uint32_t pos, const char *word, size_t n) {
+  size_t at = p->idx[pos];
+  if (p->len - at < n || memcmp(p->buf + at, word, n) != 0) return false;
+  return at + n == p->len || fj__is_delimiter(p->buf[at + n]);
+}
+
+fj_error fj_value_get_bool(const fj_value *v, bool *out) {
+  fj_error err = fj__check_value(v);
+  if (err) return err;
+  if (!out) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  uint8_t c = fj__char(p, v->pos);
+  if (c != 't' && c != 'f') return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
+  if (c == 't' ? !literal_is(p, v->pos, "true", 4) : !literal_is(p, v->pos, "false", 5))
+    return fj__fail(p, FJ_ERR_BAD_LITERAL, p->idx[v->pos]);
+  *out = c == 't';
+  return FJ_OK;
+}
+
+fj_error fj_value_is_null(const fj_value *v, bool *out) {
+  fj_error err = fj__check_value(v);
+  if (err) return err;
+  if (!out) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  if (fj__char(p, v->pos) != 'n') {
+    *out = false;
+    return FJ_OK;
+  }
+  if (!literal_is(p, v->pos, "null", 4)) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->idx[v->pos]);
+  *out = true;
+  return FJ_OK;
+}
+
+/* End offset (exclusive) of the value at structural pos. */
+static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *end) {
+  uint8_t c = fj__char(p, pos);
+  const uint8_t *s = p->buf + p->idx[pos], *limit = p->buf + p->len;
+  if (c == '"') {
+    const uint8_t *close, *err_at;
+    size_t n;
+    fj_error err = fj__unescape(s, limit, NULL, &n, &close, &err_at, FJ_PARSE_REPLACE_LONE_SURROGATES);
+    if (err) return fj__fail(p, err, (size_t)(err_at - p->buf));
+    *end = (size_t)(close + 1 - p->buf);
+    return FJ_OK;
+  }
+  if (c == '[' || c == '{') { /* bracket matching from a local position */
+    uint32_t k = pos, d = 0;
+    do {
+      if (k >= p->n) return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
+      uint8_t b = p->buf[p->idx[k]];
+      if (b == '[' || b == '{') {
+        if (depth + ++d > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->idx[k]);
+      } else if (b == ']' || b == '}') {
+        d--;
+      }
+      k++;
+    } while (d);
+    *end = p->idx[k - 1] + 1;
+    return FJ_OK;
+  }
+  const uint8_t *e = s; /* number or literal: up to the next delimiter */
+  while (e < limit && !fj__is_delimiter(*e)) e++;
+  *end = (size_t)(e - p->buf);
+  return FJ_OK;
+}
+
+fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len) {
+  fj_error err = fj__check_value(v);
+  if (err) return err;
+  if (!s || !len) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  size_t end;
+  if ((err = value_end(p, v->pos, v->depth, &end))) return err;
+  *s = (const char *)p->buf + p->idx[v->pos];
+  *len = end - p->idx[v->pos];
+  return FJ_OK;
+}

@@ -1,0 +1,96 @@
+/* Full validation against RFC 8259: one pass over the structural index with
+ * an explicit stack (no recursion, so depth costs memory, not C stack). */
+#include "ondemand/internal.h"
+#include "ondemand/number.h"
+
+enum { IN_ARRAY = 1, IN_OBJECT = 2 };
+
+/* Checks the scalar at structural pos: string escapes, number grammar,
+ * literal spelling, and that numbers and literals end at a delimiter. */
+static fj_error check_scalar(fj_parser *p, uint32_t pos) {
+  const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
+  size_t n = 0;
+  if (*s == '"') {
+    const uint8_t *close, *err_at;
+    fj_error err = fj__unescape(s, end, NULL, &n, &close, &err_at, p->flags);
+    return err ? fj__fail(p, err, (size_t)(err_at - p->buf)) : FJ_OK;
+  }
+  fj_error err = FJ_OK;
+  if (*s == '-' || (*s >= '0' && *s <= '9')) {
+    int is_integer;
+    err = fj__number_scan(s, end, &n, &is_integer);
+  } else {
+    static const char *const words[] = {"true", "false", "null"};
+    const char *w = *s == 't' ? words[0] : *s == 'f' ? words[1] : *s == 'n' ? words[2] : NULL;
+    if (!w) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->idx[pos]);
+    while (w[n] && s + n < end && s[n] == (uint8_t)w[n]) n++;
+    if (w[n]) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->idx[pos]);
+  }
+  if (err) return fj__fail(p, err, p->idx[pos] + n);
+  if (s + n < end && !fj__is_delimiter(s[n]))
+    return fj__fail(p, *s == '-' || (*s >= '0' && *s <= '9') ? FJ_ERR_BAD_NUMBER : FJ_ERR_BAD_LITERAL,
+                    p->idx[pos] + n);
+  return FJ_OK;
+}
+
+static fj_error fail_at(fj_parser *p, fj_error e, uint32_t pos) {
+  return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : e, fj__offset(p, pos));
+}
+
+fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
+  fj_value root;
+  fj_error err = fj_parser_parse(p, json, len, &root);
+  if (err) return err;
+  uint32_t *kind = p->open; /* reused as the container stack */
+  uint32_t pos = 0, depth = 0;
+  fj_error result = FJ_OK;
+  for (;;) {
+    /* a value is due at pos */
+    uint8_t c = fj__char(p, pos);
+    if (c == '[' || c == '{') {
+      if (++depth > p->max_depth) { result = fj__fail(p, FJ_ERR_DEPTH, p->idx[pos]); break; }
+      kind[depth] = c == '[' ? IN_ARRAY : IN_OBJECT;
+      uint8_t next = fj__char(p, ++pos);
+      if (next == (c == '[' ? ']' : '}')) {
+        pos++;
+        depth--;
+      } else if (c == '[') {
+        continue;
+      } else {
+        goto key;
+      }
+    } else if (pos >= p->n) {
+      result = fail_at(p, FJ_ERR_EXPECTED_VALUE, pos);
+      break;
+    } else {
+      if ((result = check_scalar(p, pos))) break;
+      pos++;
+    }
+    /* after a value: close containers, or find the next value */
+    for (;;) {
+      if (depth == 0) {
+        if (pos != p->n) result = fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[pos]);
+        goto done;
+      }
+      c = fj__char(p, pos);
+      if (c == (kind[depth] == IN_ARRAY ? ']' : '}')) {
+        pos++;
+        depth--;
+        continue;
+      }
+      if (c != ',') { result = fail_at(p, FJ_ERR_EXPECTED_COMMA, pos); goto done; }
+      pos++;
+      break;
+    }
+    if (kind[depth] == IN_ARRAY) continue;
+  key:
+    if (fj__char(p, pos) != '"') { result = fail_at(p, FJ_ERR_EXPECTED_KEY, pos); break; }
+    if ((result = check_scalar(p, pos))) break;
+    if (fj__char(p, pos + 1) != ':') { result = fail_at(p, FJ_ERR_EXPECTED_COLON, pos + 1); break; }
+    pos += 2;
+  }
+done:
+  p->pos = p->depth = 0; /* the stack was overwritten: start over if read again */
+  p->serial++;
+  return result;
+}

@@ -1,0 +1,65 @@
+/* Run-time choice of the stage-1 kernel: the best one the CPU supports, or
+ * the one named by FASTJSON_KERNEL or fj_kernel_select(). The choice is one
+ * atomic pointer; computing it twice in a race gives the same answer. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastjson/kernel.h"
+#include "scan/stage1.h"
+
+static bool always(void) { return true; }
+
+static const fj__kernel scalar_kernel = {"scalar", fj__stage1_scalar, always};
+
+/* Best first. */
+static const fj__kernel *const kernels[] = {
+    &scalar_kernel,
+};
+#define KERNEL_COUNT (sizeof kernels / sizeof kernels[0])
+
+static _Atomic(const fj__kernel *) active;
+
+const fj__kernel *const *fj__kernels(size_t *count) {
+  *count = KERNEL_COUNT;
+  return kernels;
+}
+
+static const fj__kernel *best(void) {
+  for (size_t i = 0; i < KERNEL_COUNT; i++)
+    if (kernels[i]->supported()) return kernels[i];
+  return &scalar_kernel;
+}
+
+static const fj__kernel *find(const char *name) {
+  if (!name || !*name || strcmp(name, "auto") == 0) return best();
+  for (size_t i = 0; i < KERNEL_COUNT; i++)
+    if (strcmp(kernels[i]->name, name) == 0) return kernels[i]->supported() ? kernels[i] : NULL;
+  return NULL;
+}
+
+const fj__kernel *fj__kernel_active(void) {
+  const fj__kernel *k = atomic_load_explicit(&active, memory_order_acquire);
+  if (k) return k;
+  /* An unusable FASTJSON_KERNEL falls back to the best kernel; the command
+   * line tool reports the bad name (fj_kernel_select tells it). */
+  k = find(getenv("FASTJSON_KERNEL"));
+  if (!k) k = best();
+  atomic_store_explicit(&active, k, memory_order_release);
+  return k;
+}
+
+size_t fj_kernel_count(void) { return KERNEL_COUNT; }
+
+const char *fj_kernel_name(size_t i) { return i < KERNEL_COUNT ? kernels[i]->name : NULL; }
+
+bool fj_kernel_supported(size_t i) { return i < KERNEL_COUNT && kernels[i]->supported(); }
+
+const char *fj_kernel_active(void) { return fj__kernel_active()->name; }
+
+fj_error fj_kernel_select(const char *name) {
+  const fj__kernel *k = find(name);
+  if (!k) return FJ_ERR_KERNEL;
+  atomic_store_explicit(&active, k, memory_order_release);
+  return FJ_OK;
+}

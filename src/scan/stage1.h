@@ -1,0 +1,65 @@
+/* Stage 1 (private): the structural scanner and its per-CPU kernels.
+ *
+ * Stage 1 reads the input once in 64-byte blocks and writes the structural
+ * index: the byte offset of every `{ } [ ] : ,` outside strings, of every
+ * opening quote, and of the first byte of every other token (numbers,
+ * literals, stray bytes) outside strings. It checks what can be checked per
+ * block: UTF-8 (RFC 3629), control characters and escape characters inside
+ * strings, and that the last string is closed.
+ *
+ * Every kernel produces the identical index and, on error, the identical
+ * error and offset: kernels only detect that some block is bad; the exact
+ * first error is then found by one scalar routine (fj__stage1_locate).
+ */
+#ifndef FJ_SCAN_STAGE1_H
+#define FJ_SCAN_STAGE1_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastjson/error.h"
+
+/* The index buffer must have room for len + FJ_INDEX_SLACK entries: kernels
+ * may write a few entries past the last real one. */
+#define FJ_INDEX_SLACK 64u
+
+/* Writes the index of `len` bytes at `buf` into `idx`, *n entries.
+ * Returns FJ_OK or FJ_ERR_UTF8 / FJ_ERR_UNCLOSED_STRING / FJ_ERR_CONTROL_CHAR /
+ * FJ_ERR_BAD_ESCAPE with *err_offset set. len must be <= FJ_MAX_DOCUMENT_SIZE. */
+typedef fj_error (*fj__stage1_fn)(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
+                                  size_t *err_offset);
+
+/* Byte classes of one 64-byte block, one bit per byte (what a kernel's
+ * classify primitive produces). */
+typedef struct fj__masks {
+  uint64_t backslash; /* '\\' */
+  uint64_t quote;     /* '"' */
+  uint64_t ws;        /* space, \t, \n, \r */
+  uint64_t op;        /* { } [ ] : , */
+  uint64_t ctrl;      /* bytes below 0x20 */
+  uint64_t escapable; /* bytes allowed after a backslash: " \\ / b f n r t u */
+} fj__masks;
+
+typedef struct fj__kernel {
+  const char *name;
+  fj__stage1_fn stage1;
+  bool (*supported)(void); /* does this CPU (and OS) run it? */
+} fj__kernel;
+
+/* The kernels compiled into this build, best first; *count entries. */
+const fj__kernel *const *fj__kernels(size_t *count);
+
+/* The kernel in use: the best supported one, or FASTJSON_KERNEL's choice,
+ * or the last fj_kernel_select()'s. Thread-safe. */
+const fj__kernel *fj__kernel_active(void);
+
+/* The exact first stage-1 error of the input, scanning byte by byte.
+ * FJ_OK if there is none. */
+fj_error fj__stage1_locate(const uint8_t *buf, size_t len, size_t *err_offset);
+
+/* The kernel entry points (defined in kernel_*.c). */
+fj_error fj__stage1_scalar(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
+                           size_t *err_offset);
+
+#endif
