@@ -1,0 +1,61 @@
+/* Helpers shared by the test programs: reading files and listing folders. */
+#ifndef FJ_TEST_UTIL_H
+#define FJ_TEST_UTIL_H
+
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Reads a whole file into malloc'ed memory of exactly its size (so that
+ * AddressSanitizer catches any read past the end). NULL if unreadable. */
+static inline unsigned char *fj_test_read_file(const char *path, size_t *len) {
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *buf = malloc(n > 0 ? (size_t)n : 1);
+  if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  *len = n > 0 ? (size_t)n : 0;
+  return buf;
+}
+
+static inline int fj_test_cmp_names(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of the files in `dir` ending in `suffix`; *count entries.
+ * Free each name and the array. NULL (count 0) if the folder is missing. */
+static inline char **fj_test_list_dir(const char *dir, const char *suffix, size_t *count) {
+  DIR *d = opendir(dir);
+  *count = 0;
+  if (!d) return NULL;
+  size_t cap = 64;
+  char **names = malloc(cap * sizeof *names);
+  struct dirent *e;
+  size_t sl = strlen(suffix);
+  while ((e = readdir(d))) {
+    size_t nl = strlen(e->d_name);
+    if (nl < sl || strcmp(e->d_name + nl - sl, suffix) != 0) continue;
+    if (*count == cap) names = realloc(names, (cap *= 2) * sizeof *names);
+    names[(*count)++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, *count, sizeof *names, fj_test_cmp_names);
+  return names;
+}
+
+static inline void fj_test_free_list(char **names, size_t count) {
+  for (size_t i = 0; i < count; i++) free(names[i]);
+  free(names);
+}
+
+#endif
