@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""The fastjson command against Python's json module as the oracle.
+
+usage: test_cli.py PATH/TO/fastjson DATA_DIR
+Checks stats counts, get (JSON Pointer), minify/pretty values, validate's
+FILE:LINE:COL messages and exit codes, standard input, and --help.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+FASTJSON = sys.argv[1] if len(sys.argv) > 1 else "fastjson"
+DATA = sys.argv[2] if len(sys.argv) > 2 else "../shared/data"
+CORPUS = os.path.join(DATA, "corpus")
+
+
+def run(*args, stdin=None):
+    return subprocess.run([FASTJSON, *args], input=stdin, capture_output=True)
+
+
+def corpus(name):
+    path = os.path.join(CORPUS, name)
+    if not os.path.exists(path):
+        raise unittest.SkipTest("corpus not present: " + path)
+    return path
+
+
+def count(value, c, depth=0):
+    """Counts like `fastjson stats`: the root container is depth 1."""
+    if isinstance(value, dict):
+        c["objects"] += 1
+        c["keys"] += len(value)
+        c["max depth"] = max(c["max depth"], depth + 1)
+        for v in value.values():
+            count(v, c, depth + 1)
+    elif isinstance(value, list):
+        c["arrays"] += 1
+        c["max depth"] = max(c["max depth"], depth + 1)
+        for v in value:
+            count(v, c, depth + 1)
+    elif isinstance(value, str):
+        c["strings"] += 1
+    elif value is True:
+        c["true"] += 1
+    elif value is False:
+        c["false"] += 1
+    elif value is None:
+        c["null"] += 1
+    else:
+        c["numbers"] += 1
+    return c
+
+
+class Cli(unittest.TestCase):
+    def test_stats_counts_match_python(self):
+        for name in ["twitter.json", "citm_catalog.json", "canada.json", "github_events.json"]:
+            path = corpus(name)
+            r = run("stats", path)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            got = {}
+            for line in r.stdout.decode().splitlines():
+                key, _, val = line.partition(":")
+                got[key.strip()] = val.strip()
+            with open(path, encoding="utf-8") as f:
+                want = count(json.load(f), dict.fromkeys(
+                    ["objects", "arrays", "keys", "strings", "numbers", "true", "false", "null",
+                     "max depth"], 0))
+            for key, val in want.items():
+                self.assertEqual(int(got[key]), val, f"{name}: {key}")
+            self.assertEqual(int(got["bytes"]), os.path.getsize(path))
+            self.assertRegex(got["parse"], r"^\d+\.\d+ GB/s")
+
+    def test_get_matches_python(self):
+        path = corpus("twitter.json")
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        cases = {
+            "/statuses/0/user/screen_name": doc["statuses"][0]["user"]["screen_name"],
+            "/statuses/3/id": doc["statuses"][3]["id"],
+            "/statuses/99/retweet_count": doc["statuses"][99]["retweet_count"],
+            "/search_metadata": doc["search_metadata"],
+            "/statuses/5/entities/hashtags": doc["statuses"][5]["entities"]["hashtags"],
+        }
+        for ptr, want in cases.items():
+            r = run("get", path, ptr)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(json.loads(r.stdout), want, ptr)
+        r = run("get", path, "/statuses/100")
+        self.assertEqual(r.returncode, 1)
+        r = run("get", path, "/nope")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"no field", r.stderr)
+
+    def test_get_escaped_pointer(self):
+        doc = b'{"a/b": {"m~n": [10, 20]}}'
+        r = run("get", "-", "/a~1b/m~0n/1", stdin=doc)
+        self.assertEqual((r.returncode, r.stdout), (0, b"20\n"))
+
+    def test_minify_and_pretty_keep_values(self):
+        for name in ["twitter.json", "canada.json", "citm_catalog.json"]:
+            path = corpus(name)
+            with open(path, encoding="utf-8") as f:
+                want = json.load(f)
+            mini = run("minify", path)
+            self.assertEqual(mini.returncode, 0)
+            self.assertEqual(json.loads(mini.stdout), want)
+            self.assertNotIn(b"\n", mini.stdout)
+            pretty = run("pretty", "--indent", "4", path)
+            self.assertEqual(json.loads(pretty.stdout), want)
+            self.assertTrue(pretty.stdout.startswith(b"{\n    \""))
+
+    def test_pretty_tab_and_empty_containers(self):
+        r = run("pretty", "--tab", "-", stdin=b'{"a":[],"b":{},"c":[1]}')
+        self.assertEqual(r.stdout, b'{\n\t"a": [],\n\t"b": {},\n\t"c": [\n\t\t1\n\t]\n}\n')
+
+    def test_validate_reports_file_line_column(self):
+        with tempfile.TemporaryDirectory() as d:
+            good = os.path.join(d, "good.json")
+            bad = os.path.join(d, "bad.json")
+            with open(good, "w") as f:
+                f.write('{"a": [1, 2]}\n')
+            with open(bad, "wb") as f:
+                f.write(b'{\n  "a": [1,\n  \xc3\xa9, 2]\n}\n')
+            r = run("validate", good)
+            self.assertEqual((r.returncode, r.stderr), (0, b""))
+            r = run("validate", good, bad)
+            self.assertEqual(r.returncode, 1)
+            # the stray 'é' is at line 3, column 3 (byte 17)
+            self.assertTrue(r.stderr.decode().startswith(bad + ":3:3: expected a value"), r.stderr)
+            self.assertNotIn(good, r.stderr.decode())
+
+    def test_invalid_input_writes_nothing_to_stdout(self):
+        for cmd in ("minify", "pretty"):
+            r = run(cmd, "-", stdin=b'[1, 2,]')
+            self.assertEqual(r.returncode, 1)
+            self.assertEqual(r.stdout, b"")
+            self.assertIn(b"-:1:7:", r.stderr)
+
+    def test_usage_errors_and_help(self):
+        self.assertEqual(run().returncode, 2)
+        self.assertEqual(run("frobnicate").returncode, 2)
+        self.assertEqual(run("validate", "/nonexistent/file.json").returncode, 3)
+        for cmd in ("validate", "minify", "pretty", "get", "stats"):
+            r = run(cmd, "--help")
+            self.assertEqual(r.returncode, 0)
+            self.assertIn(b"usage: fastjson " + cmd.encode(), r.stdout)
+        r = run("--help")
+        self.assertIn(b"Exit status", r.stdout)
+
+    def test_kernels_listing(self):
+        r = run("--kernels")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn(b"scalar", r.stdout)
+        self.assertEqual(r.stdout.count(b"*"), 1)
+        r = run("--kernel", "no-such-kernel", "validate", "-", stdin=b"1")
+        self.assertEqual(r.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
