@@ -21,6 +21,7 @@ extern "C" {
   X(FJ_ERR_CAPACITY, "input is larger than 4 GiB - 1 bytes, the most one document can be") \
   X(FJ_ERR_IO, "the file could not be opened or read")                                \
   X(FJ_ERR_EMPTY, "the document is empty (no value, only whitespace)")                \
+  X(FJ_ERR_BOM, "the document starts with a byte order mark (RFC 8259 section 8.1)")   \
   X(FJ_ERR_UTF8, "invalid UTF-8 (RFC 3629)")                                          \
   X(FJ_ERR_UNCLOSED_STRING, "string is not closed before the end of the input")      \
   X(FJ_ERR_CONTROL_CHAR, "unescaped control character (below U+0020) in a string")   \

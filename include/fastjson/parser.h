@@ -152,7 +152,8 @@ void fj_parser_free(fj_parser *parser);
  *  Parsing a new document makes all handles of the previous one stale.
  *  @param root  receives the root value.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG; FJ_ERR_CAPACITY (len > FJ_MAX_DOCUMENT_SIZE);
- *          FJ_ERR_NOMEM; FJ_ERR_EMPTY; FJ_ERR_UTF8; FJ_ERR_UNCLOSED_STRING;
+ *          FJ_ERR_NOMEM; FJ_ERR_EMPTY; FJ_ERR_BOM (a UTF-8 byte order mark,
+ *          which RFC 8259 section 8.1 forbids, is refused, not skipped); FJ_ERR_UTF8; FJ_ERR_UNCLOSED_STRING;
  *          FJ_ERR_CONTROL_CHAR; FJ_ERR_BAD_ESCAPE (a backslash not followed by
  *          one of `"\/bfnrtu`); FJ_ERR_TRAILING_CONTENT (a scalar root followed
  *          by more). The error location is kept (fj_parser_last_error()).

@@ -78,6 +78,7 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   fj_error err = fj__kernel_active()->stage1(p->buf, len, p->idx, &p->n, &err_offset);
   if (err) return fj__fail(p, err, err_offset);
   if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, len);
+  if (len >= 3 && memcmp(p->buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
   uint8_t c = p->buf[p->idx[0]];
   if (c != '[' && c != '{' && p->n > 1) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
   p->has_doc = true;
