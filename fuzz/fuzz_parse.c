@@ -38,7 +38,8 @@ static void walk(fj_value *v, int depth) {
     fj_array a;
     fj_value el;
     if (fj_value_get_array(v, &a)) return;
-    while (fj_array_next(&a, &el) == FJ_OK) walk(&el, depth + 1);
+    while (fj_array_next(&a, &el) == FJ_OK)
+      walk(&el, depth + 1);
   } else if (t == FJ_TYPE_OBJECT) {
     fj_object o;
     fj_value k, val;

@@ -36,9 +36,12 @@ static unsigned char *strip(const unsigned char *s, size_t n, size_t *out_len) {
   for (size_t i = 0; i < n; i++) {
     unsigned char c = s[i];
     if (in_string) {
-      if (escaped) escaped = 0;
-      else if (c == '\\') escaped = 1;
-      else if (c == '"') in_string = 0;
+      if (escaped)
+        escaped = 0;
+      else if (c == '\\')
+        escaped = 1;
+      else if (c == '"')
+        in_string = 0;
     } else if (c == '"') {
       in_string = 1;
     } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {

@@ -25,7 +25,8 @@ static void every_code_has_a_message(void **state) {
     assert_true(strncmp(name, "FJ_", 3) == 0);
     assert_true(strlen(msg) > 5);
     assert_int_not_equal(msg[strlen(msg) - 1], '.');
-    for (int f = 0; f < e; f++) assert_string_not_equal(name, fj_error_name((fj_error)f));
+    for (int f = 0; f < e; f++)
+      assert_string_not_equal(name, fj_error_name((fj_error)f));
   }
 }
 

@@ -20,10 +20,14 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
   size_t len;
   uint32_t cp;
   if (c < 0x80) return 1;
-  if ((c & 0xE0) == 0xC0) len = 2, cp = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0) len = 3, cp = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0) len = 4, cp = c & 0x07;
-  else return 0;
+  if ((c & 0xE0) == 0xC0)
+    len = 2, cp = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0)
+    len = 3, cp = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0)
+    len = 4, cp = c & 0x07;
+  else
+    return 0;
   if (n < len) return 0;
   for (size_t i = 1; i < len; i++) {
     if ((s[i] & 0xC0) != 0x80) return 0;
@@ -61,9 +65,18 @@ static void run_oracle(const unsigned char *s, size_t n, oracle *o) {
     bool esc_here = escaped;
     escaped = !esc_here && c == '\\';
     if (in_string) {
-      if (esc_here && (!c || !strchr("\"\\/bfnrtu", c))) { o->err = FJ_ERR_BAD_ESCAPE; o->err_offset = i - 1; return; }
-      if (!esc_here && c == '"') in_string = false;
-      else if (c < 0x20 && !esc_here) { o->err = FJ_ERR_CONTROL_CHAR; o->err_offset = i; return; }
+      if (esc_here && (!c || !strchr("\"\\/bfnrtu", c))) {
+        o->err = FJ_ERR_BAD_ESCAPE;
+        o->err_offset = i - 1;
+        return;
+      }
+      if (!esc_here && c == '"')
+        in_string = false;
+      else if (c < 0x20 && !esc_here) {
+        o->err = FJ_ERR_CONTROL_CHAR;
+        o->err_offset = i;
+        return;
+      }
     } else if (c == '"' && !esc_here) {
       in_string = true;
       string_start = i;
@@ -80,12 +93,19 @@ static void run_oracle(const unsigned char *s, size_t n, oracle *o) {
     }
     if (c >= 0x80) {
       size_t k = utf8_seq(s + i, n - i);
-      if (!k) { o->err = FJ_ERR_UTF8; o->err_offset = i; return; }
+      if (!k) {
+        o->err = FJ_ERR_UTF8;
+        o->err_offset = i;
+        return;
+      }
       /* continuation bytes: part of the string or token, never structural */
       i += k - 1;
     }
   }
-  if (in_string) { o->err = FJ_ERR_UNCLOSED_STRING; o->err_offset = string_start; }
+  if (in_string) {
+    o->err = FJ_ERR_UNCLOSED_STRING;
+    o->err_offset = string_start;
+  }
 }
 
 static void check(const unsigned char *s, size_t n, const char *what) {
@@ -120,11 +140,33 @@ static void check_exact(const void *s, size_t n, const char *what) {
 static void hand_written_cases(void **state) {
   (void)state;
   static const char *const cases[] = {
-      "", " ", "[]", "{\"a\":1}", "[1, 2 ,3]", "\"abc\"", "\"a\\\"b\"", "\"a\\\\\"", "\"\\\\\\\"\"",
-      "[tru e]", "[1\"a\"]", "\"a\"1", "\\\"a", "[\"\\u00e9\", \"\\n\"]", "\"unterminated",
-      "\"bad \\x escape\"", "\"ctrl \x01 char\"", "\"tab\tin string\"", "{\"k\":\"v\"}x",
-      "\"\xc3\xa9\"", "\"\xc3\"", "\"\xe2\x82\"", "\"\xed\xa0\x80\"", "\"\xf4\x90\x80\x80\"",
-      "\"\xc0\x80\"", "\xff", "[\"\xf0\x9f\x98\x80\"]",
+      "",
+      " ",
+      "[]",
+      "{\"a\":1}",
+      "[1, 2 ,3]",
+      "\"abc\"",
+      "\"a\\\"b\"",
+      "\"a\\\\\"",
+      "\"\\\\\\\"\"",
+      "[tru e]",
+      "[1\"a\"]",
+      "\"a\"1",
+      "\\\"a",
+      "[\"\\u00e9\", \"\\n\"]",
+      "\"unterminated",
+      "\"bad \\x escape\"",
+      "\"ctrl \x01 char\"",
+      "\"tab\tin string\"",
+      "{\"k\":\"v\"}x",
+      "\"\xc3\xa9\"",
+      "\"\xc3\"",
+      "\"\xe2\x82\"",
+      "\"\xed\xa0\x80\"",
+      "\"\xf4\x90\x80\x80\"",
+      "\"\xc0\x80\"",
+      "\xff",
+      "[\"\xf0\x9f\x98\x80\"]",
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     check_exact(cases[i], strlen(cases[i]), cases[i]);
@@ -138,7 +180,8 @@ static void block_boundaries(void **state) {
     for (size_t run = 0; run < 6; run++) {
       memset(buf, ' ', sizeof buf);
       buf[start - 10] = '"';
-      for (size_t k = 0; k < run; k++) buf[start + k] = '\\';
+      for (size_t k = 0; k < run; k++)
+        buf[start + k] = '\\';
       buf[start + run] = '"';
       buf[start + run + 1] = ',';
       buf[start + run + 2] = '"';
@@ -166,7 +209,8 @@ static void random_inputs(void **state) {
     size_t n = rng() % sizeof buf;
     bool any_byte = t % 4 == 0;
     for (size_t i = 0; i < n; i++)
-      buf[i] = any_byte ? (unsigned char)rng() : (unsigned char)alphabet[rng() % (sizeof alphabet - 1)];
+      buf[i] =
+          any_byte ? (unsigned char)rng() : (unsigned char)alphabet[rng() % (sizeof alphabet - 1)];
     check_exact(buf, n, "random");
   }
 }
@@ -188,7 +232,8 @@ static void files(void **state) {
       assert_non_null(buf);
       check(buf, len, names[i]);
       if (strcmp(names[i], "demo.json") == 0 || strcmp(names[i], "truenull.json") == 0)
-        for (size_t k = 0; k < len && k < 3000; k++) check_exact(buf, k, "prefix");
+        for (size_t k = 0; k < len && k < 3000; k++)
+          check_exact(buf, k, "prefix");
       free(buf);
       total++;
     }

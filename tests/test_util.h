@@ -2,7 +2,6 @@
 #ifndef FJ_TEST_UTIL_H
 #define FJ_TEST_UTIL_H
 
-
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +53,8 @@ static inline char **fj_test_list_dir(const char *dir, const char *suffix, size_
 }
 
 static inline void fj_test_free_list(char **names, size_t count) {
-  for (size_t i = 0; i < count; i++) free(names[i]);
+  for (size_t i = 0; i < count; i++)
+    free(names[i]);
   free(names);
 }
 

@@ -38,9 +38,10 @@ static const char *const usage_text =
     "3 a file could not be read or output could not be written.\n";
 
 static const char *const command_help[][2] = {
-    {"validate", "usage: fastjson validate FILE...\n"
-                 "Checks each FILE against RFC 8259 (syntax, UTF-8, escapes, numbers).\n"
-                 "Prints FILE:LINE:COLUMN: message for each invalid file; exit 1 if any is invalid.\n"},
+    {"validate",
+     "usage: fastjson validate FILE...\n"
+     "Checks each FILE against RFC 8259 (syntax, UTF-8, escapes, numbers).\n"
+     "Prints FILE:LINE:COLUMN: message for each invalid file; exit 1 if any is invalid.\n"},
     {"minify", "usage: fastjson minify FILE\n"
                "Prints FILE with all whitespace outside strings removed; numbers and strings\n"
                "are copied byte for byte. Invalid input prints an error and nothing else.\n"},
@@ -153,7 +154,8 @@ static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
   int rc = load(path, &f);
   if (rc) return rc;
   fj_sink sink = {write_stdout, NULL};
-  fj_error err = pretty ? fj_pretty(p, f.data, f.len, &opt, sink) : fj_minify(p, f.data, f.len, sink);
+  fj_error err =
+      pretty ? fj_pretty(p, f.data, f.len, &opt, sink) : fj_minify(p, f.data, f.len, sink);
   rc = finish_output(err, p);
   fj_file_free(&f);
   return rc;
@@ -227,7 +229,10 @@ static fj_error walk(fj_value *v, size_t depth, stats *s) {
   case FJ_TYPE_BOOL: {
     bool b;
     if ((err = fj_value_get_bool(v, &b))) return err;
-    if (b) s->trues++; else s->falses++;
+    if (b)
+      s->trues++;
+    else
+      s->falses++;
     return FJ_OK;
   }
   }
@@ -299,7 +304,8 @@ int main(int argc, char **argv) {
   const char *env = getenv("FASTJSON_KERNEL"); /* --kernel below overrides it */
   if (env && *env && fj_kernel_select(env) != FJ_OK)
     return usage_error("FASTJSON_KERNEL names a kernel that is not compiled in or not supported "
-                       "by this CPU", env);
+                       "by this CPU",
+                       env);
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
     if (strcmp(argv[i], "--help") == 0) {
@@ -330,12 +336,18 @@ int main(int argc, char **argv) {
     return EXIT_IO;
   }
   int rc;
-  if (strcmp(cmd, "validate") == 0) rc = cmd_validate(p, argc - i, argv + i);
-  else if (strcmp(cmd, "minify") == 0) rc = cmd_text(p, argc - i, argv + i, false);
-  else if (strcmp(cmd, "pretty") == 0) rc = cmd_text(p, argc - i, argv + i, true);
-  else if (strcmp(cmd, "get") == 0) rc = cmd_get(p, argc - i, argv + i);
-  else if (strcmp(cmd, "stats") == 0) rc = cmd_stats(p, argc - i, argv + i);
-  else rc = usage_error("unknown command", cmd);
+  if (strcmp(cmd, "validate") == 0)
+    rc = cmd_validate(p, argc - i, argv + i);
+  else if (strcmp(cmd, "minify") == 0)
+    rc = cmd_text(p, argc - i, argv + i, false);
+  else if (strcmp(cmd, "pretty") == 0)
+    rc = cmd_text(p, argc - i, argv + i, true);
+  else if (strcmp(cmd, "get") == 0)
+    rc = cmd_get(p, argc - i, argv + i);
+  else if (strcmp(cmd, "stats") == 0)
+    rc = cmd_stats(p, argc - i, argv + i);
+  else
+    rc = usage_error("unknown command", cmd);
   fj_parser_free(p);
   return rc;
 }

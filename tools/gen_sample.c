@@ -15,13 +15,21 @@ static uint64_t next(void) { /* xorshift64 */
   return state;
 }
 
-static const char *const words[] = {"fast", "JSON", "parser", "caf\xc3\xa9", "\xe6\x97\xa5\xe6\x9c\xac",
-                                    "line\\nbreak", "quote\\\"d", "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
-                                    "emoji \xf0\x9f\x98\x80", "tab\\there"};
+static const char *const words[] = {"fast",
+                                    "JSON",
+                                    "parser",
+                                    "caf\xc3\xa9",
+                                    "\xe6\x97\xa5\xe6\x9c\xac",
+                                    "line\\nbreak",
+                                    "quote\\\"d",
+                                    "\xd0\xbf\xd1\x80\xd0\xb8\xd0\xb2\xd0\xb5\xd1\x82",
+                                    "emoji \xf0\x9f\x98\x80",
+                                    "tab\\there"};
 
 static void text(int n) {
   putchar('"');
-  for (int i = 0; i < n; i++) printf("%s%s", i ? " " : "", words[next() % 10]);
+  for (int i = 0; i < n; i++)
+    printf("%s%s", i ? " " : "", words[next() % 10]);
   putchar('"');
 }
 
@@ -35,7 +43,8 @@ int main(int argc, char **argv) {
     printf(",\n      \"user\": {\"id\": %" PRIu64 ", \"screen_name\": ", next() % 100000000);
     text(1);
     printf(", \"followers_count\": %" PRIu64 ", \"verified\": %s, \"url\": %s},\n",
-           next() % 1000000, next() % 2 ? "true" : "false", next() % 3 ? "null" : "\"https://example.com/\"");
+           next() % 1000000, next() % 2 ? "true" : "false",
+           next() % 3 ? "null" : "\"https://example.com/\"");
     printf("      \"coordinates\": [%.6f, %.6f],\n", (double)(next() % 360000000) / 1e6 - 180,
            (double)(next() % 180000000) / 1e6 - 90);
     printf("      \"retweet_count\": %" PRIu64 ", \"favorited\": %s, \"tags\": [", next() % 5000,

@@ -13,38 +13,39 @@ extern "C" {
 #endif
 
 /* X(code, message) */
-#define FJ_ERROR_LIST(X)                                                              \
-  X(FJ_OK, "success")                                                                 \
-  X(FJ_END, "no more elements (end of iteration, not an error)")                      \
-  X(FJ_ERR_NOMEM, "memory allocation failed")                                         \
-  X(FJ_ERR_INVALID_ARG, "invalid argument (NULL pointer or out-of-range option)")     \
-  X(FJ_ERR_CAPACITY, "input is larger than 4 GiB - 1 bytes, the most one document can be") \
-  X(FJ_ERR_IO, "the file could not be opened or read")                                \
-  X(FJ_ERR_EMPTY, "the document is empty (no value, only whitespace)")                \
-  X(FJ_ERR_BOM, "the document starts with a byte order mark (RFC 8259 section 8.1)")   \
-  X(FJ_ERR_UTF8, "invalid UTF-8 (RFC 3629)")                                          \
-  X(FJ_ERR_UNCLOSED_STRING, "string is not closed before the end of the input")      \
-  X(FJ_ERR_CONTROL_CHAR, "unescaped control character (below U+0020) in a string")   \
-  X(FJ_ERR_BAD_ESCAPE, "invalid escape sequence in a string")                         \
-  X(FJ_ERR_BAD_SURROGATE, "\\u escape is a lone or mismatched UTF-16 surrogate")      \
-  X(FJ_ERR_EXPECTED_VALUE, "expected a value")                                        \
-  X(FJ_ERR_EXPECTED_KEY, "expected a string key")                                     \
-  X(FJ_ERR_EXPECTED_COLON, "expected ':' after an object key")                        \
-  X(FJ_ERR_EXPECTED_COMMA, "expected ',' or the end of the array or object")          \
-  X(FJ_ERR_TRAILING_CONTENT, "unexpected content after the end of the document")     \
-  X(FJ_ERR_TRUNCATED, "the document ends before its arrays or objects are closed")    \
-  X(FJ_ERR_BAD_NUMBER, "malformed number (RFC 8259 section 6)")                       \
-  X(FJ_ERR_BAD_LITERAL, "invalid literal (expected true, false or null)")             \
-  X(FJ_ERR_DEPTH, "arrays and objects are nested deeper than the maximum depth")     \
-  X(FJ_ERR_WRONG_TYPE, "the value is not of the requested type")                      \
-  X(FJ_ERR_NUMBER_RANGE, "the number is out of range for the requested type")         \
-  X(FJ_ERR_NOT_INTEGER, "the number has a fraction or exponent; it is not an integer") \
-  X(FJ_ERR_NO_SUCH_FIELD, "the object has no field with that key")                    \
-  X(FJ_ERR_INDEX_RANGE, "the array has no element at that index")                     \
-  X(FJ_ERR_BAD_POINTER, "malformed JSON Pointer (RFC 6901)")                          \
-  X(FJ_ERR_OUT_OF_ORDER, "cursor misuse: the value was already passed over or its parent moved on") \
-  X(FJ_ERR_STALE_DOCUMENT, "the value belongs to an earlier document of this parser") \
-  X(FJ_ERR_BUFFER_TOO_SMALL, "the caller's buffer is too small")                      \
+#define FJ_ERROR_LIST(X)                                                                           \
+  X(FJ_OK, "success")                                                                              \
+  X(FJ_END, "no more elements (end of iteration, not an error)")                                   \
+  X(FJ_ERR_NOMEM, "memory allocation failed")                                                      \
+  X(FJ_ERR_INVALID_ARG, "invalid argument (NULL pointer or out-of-range option)")                  \
+  X(FJ_ERR_CAPACITY, "input is larger than FJ_MAX_DOCUMENT_SIZE (4 GiB - 2 bytes)")                \
+  X(FJ_ERR_IO, "the file could not be opened or read")                                             \
+  X(FJ_ERR_EMPTY, "the document is empty (no value, only whitespace)")                             \
+  X(FJ_ERR_BOM, "the document starts with a byte order mark (RFC 8259 section 8.1)")               \
+  X(FJ_ERR_UTF8, "invalid UTF-8 (RFC 3629)")                                                       \
+  X(FJ_ERR_UNCLOSED_STRING, "string is not closed before the end of the input")                    \
+  X(FJ_ERR_CONTROL_CHAR, "unescaped control character (below U+0020) in a string")                 \
+  X(FJ_ERR_BAD_ESCAPE, "invalid escape sequence in a string")                                      \
+  X(FJ_ERR_BAD_SURROGATE, "\\u escape is a lone or mismatched UTF-16 surrogate")                   \
+  X(FJ_ERR_EXPECTED_VALUE, "expected a value")                                                     \
+  X(FJ_ERR_EXPECTED_KEY, "expected a string key")                                                  \
+  X(FJ_ERR_EXPECTED_COLON, "expected ':' after an object key")                                     \
+  X(FJ_ERR_EXPECTED_COMMA, "expected ',' or the end of the array or object")                       \
+  X(FJ_ERR_TRAILING_CONTENT, "unexpected content after the end of the document")                   \
+  X(FJ_ERR_TRUNCATED, "the document ends before its arrays or objects are closed")                 \
+  X(FJ_ERR_BAD_NUMBER, "malformed number (RFC 8259 section 6)")                                    \
+  X(FJ_ERR_BAD_LITERAL, "invalid literal (expected true, false or null)")                          \
+  X(FJ_ERR_DEPTH, "arrays and objects are nested deeper than the maximum depth")                   \
+  X(FJ_ERR_WRONG_TYPE, "the value is not of the requested type")                                   \
+  X(FJ_ERR_NUMBER_RANGE, "the number is out of range for the requested type")                      \
+  X(FJ_ERR_NOT_INTEGER, "the number has a fraction or exponent; it is not an integer")             \
+  X(FJ_ERR_NO_SUCH_FIELD, "the object has no field with that key")                                 \
+  X(FJ_ERR_INDEX_RANGE, "the array has no element at that index")                                  \
+  X(FJ_ERR_BAD_POINTER, "malformed JSON Pointer (RFC 6901)")                                       \
+  X(FJ_ERR_OUT_OF_ORDER,                                                                           \
+    "cursor misuse: the value was already passed over or its parent moved on")                     \
+  X(FJ_ERR_STALE_DOCUMENT, "the value belongs to an earlier document of this parser")              \
+  X(FJ_ERR_BUFFER_TOO_SMALL, "the caller's buffer is too small")                                   \
   X(FJ_ERR_KERNEL, "that stage 1 kernel is not compiled in or this CPU lacks it")
 
 /** The result of every fallible call. FJ_OK is 0, so `if (err)` tests for
@@ -53,7 +54,7 @@ typedef enum fj_error {
 #define FJ_X_ENUM(code, msg) code,
   FJ_ERROR_LIST(FJ_X_ENUM)
 #undef FJ_X_ENUM
-  FJ_ERROR_COUNT
+      FJ_ERROR_COUNT
 } fj_error;
 
 /** The enum constant's name as a static NUL-terminated string, for example

@@ -16,8 +16,8 @@ extern "C" {
 typedef struct fj_file {
   const uint8_t *data;
   size_t len;
-  void *base_;   /* mapping or heap block */
-  size_t size_;  /* its size in bytes */
+  void *base_;  /* mapping or heap block */
+  size_t size_; /* its size in bytes */
   int mapped_;
 } fj_file;
 

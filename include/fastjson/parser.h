@@ -111,18 +111,18 @@ typedef struct fj_array {
   uint32_t depth;  /* depth of the elements */
   uint32_t serial; /* this entry's serial in the parser's open-container stack */
   uint32_t gen;
-  uint32_t last;   /* index of the last element returned */
+  uint32_t last; /* index of the last element returned */
   uint32_t state;
 } fj_array;
 
 /** An iteration over the fields of an object. Fields are private. */
 typedef struct fj_object {
   fj_parser *parser;
-  uint32_t start;  /* index of '{' */
-  uint32_t depth;  /* depth of the field values */
+  uint32_t start; /* index of '{' */
+  uint32_t depth; /* depth of the field values */
   uint32_t serial;
   uint32_t gen;
-  uint32_t last;   /* index of the last field value returned */
+  uint32_t last; /* index of the last field value returned */
   uint32_t state;
 } fj_object;
 
@@ -153,11 +153,10 @@ void fj_parser_free(fj_parser *parser);
  *  @param root  receives the root value.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG; FJ_ERR_CAPACITY (len > FJ_MAX_DOCUMENT_SIZE);
  *          FJ_ERR_NOMEM; FJ_ERR_EMPTY; FJ_ERR_BOM (a UTF-8 byte order mark,
- *          which RFC 8259 section 8.1 forbids, is refused, not skipped); FJ_ERR_UTF8; FJ_ERR_UNCLOSED_STRING;
- *          FJ_ERR_CONTROL_CHAR; FJ_ERR_BAD_ESCAPE (a backslash not followed by
- *          one of `"\/bfnrtu`); FJ_ERR_TRAILING_CONTENT (a scalar root followed
- *          by more). The error location is kept (fj_parser_last_error()).
- *  Source: RFC 8259; UTF-8 per RFC 3629 section 4 (no overlongs, no
+ *          which RFC 8259 section 8.1 forbids, is refused, not skipped); FJ_ERR_UTF8;
+ * FJ_ERR_UNCLOSED_STRING; FJ_ERR_CONTROL_CHAR; FJ_ERR_BAD_ESCAPE (a backslash not followed by one
+ * of `"\/bfnrtu`); FJ_ERR_TRAILING_CONTENT (a scalar root followed by more). The error location is
+ * kept (fj_parser_last_error()). Source: RFC 8259; UTF-8 per RFC 3629 section 4 (no overlongs, no
  *  surrogates, nothing above U+10FFFF). */
 fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len, fj_value *root);
 

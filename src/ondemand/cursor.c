@@ -151,7 +151,8 @@ fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
   fj_value v;
   for (size_t k = 0;; k++) {
     fj_error err = fj_array_next(a, &v);
-    if (err == FJ_END) return fj__fail(a->parser, FJ_ERR_INDEX_RANGE, fj__offset(a->parser, a->start));
+    if (err == FJ_END)
+      return fj__fail(a->parser, FJ_ERR_INDEX_RANGE, fj__offset(a->parser, a->start));
     if (err) return err;
     if (k == i) break;
   }

@@ -41,9 +41,9 @@ struct fj_parser {
   size_t idx_cap;
   uint32_t n;
   /* the cursor */
-  uint32_t pos;   /* next structural to read */
-  uint32_t depth; /* containers the cursor is inside */
-  uint32_t gen;   /* bumped per document: older handles are stale */
+  uint32_t pos;    /* next structural to read */
+  uint32_t depth;  /* containers the cursor is inside */
+  uint32_t gen;    /* bumped per document: older handles are stale */
   uint32_t serial; /* last container-entry serial handed out */
   uint32_t *open;  /* open[d]: serial of the open container whose children have depth d */
   fj__arena scratch;

@@ -47,7 +47,8 @@ static fj_error reserve_index(fj_parser *p, size_t len) {
   size_t need = len + FJ_INDEX_SLACK;
   if (need <= p->idx_cap) return FJ_OK;
   size_t cap = p->idx_cap ? p->idx_cap : 4096;
-  while (cap < need) cap *= 2;
+  while (cap < need)
+    cap *= 2;
   uint32_t *idx = fj__malloc(&p->alloc, cap * sizeof *idx);
   if (!idx) return FJ_ERR_NOMEM;
   fj__free(&p->alloc, p->idx, p->idx_cap * sizeof *p->idx);
@@ -57,7 +58,8 @@ static fj_error reserve_index(fj_parser *p, size_t len) {
 }
 
 static void reset_scratch(fj_parser *p) {
-  for (fj__arena_block *b = p->scratch.head; b; b = b->next) b->used = 0;
+  for (fj__arena_block *b = p->scratch.head; b; b = b->next)
+    b->used = 0;
   p->scratch.cur = p->scratch.head;
 }
 
@@ -121,7 +123,8 @@ fj_error fj_parser_last_error(const fj_parser *p, fj_location *loc) {
 
 void *fj__arena_alloc(fj_parser *p, size_t n) {
   fj__arena_block *b = p->scratch.cur;
-  while (b && b->cap - b->used < n) b = b->next;
+  while (b && b->cap - b->used < n)
+    b = b->next;
   if (!b) {
     size_t cap = p->scratch.cur ? p->scratch.cur->cap * 2 : 64 * 1024;
     if (cap < n) cap = n;
@@ -132,7 +135,8 @@ void *fj__arena_alloc(fj_parser *p, size_t n) {
     b->next = NULL;
     /* append at the end of the chain so earlier blocks keep their order */
     fj__arena_block **tail = &p->scratch.head;
-    while (*tail) tail = &(*tail)->next;
+    while (*tail)
+      tail = &(*tail)->next;
     *tail = b;
   }
   p->scratch.cur = b;
@@ -151,7 +155,8 @@ void fj__arena_restore(fj_parser *p, fj__arena_mark m) {
     reset_scratch(p);
     return;
   }
-  for (fj__arena_block *b = m.cur->next; b; b = b->next) b->used = 0;
+  for (fj__arena_block *b = m.cur->next; b; b = b->next)
+    b->used = 0;
   m.cur->used = m.used;
   p->scratch.cur = m.cur;
 }

@@ -15,14 +15,21 @@ fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
   case '{': *out = FJ_TYPE_OBJECT; return FJ_OK;
   case '[': *out = FJ_TYPE_ARRAY; return FJ_OK;
   case '"': *out = FJ_TYPE_STRING; return FJ_OK;
-  case 't': case 'f': *out = FJ_TYPE_BOOL; return FJ_OK;
+  case 't':
+  case 'f': *out = FJ_TYPE_BOOL; return FJ_OK;
   case 'n': *out = FJ_TYPE_NULL; return FJ_OK;
-  case '-': case '0': case '1': case '2': case '3': case '4':
-  case '5': case '6': case '7': case '8': case '9':
-    *out = FJ_TYPE_NUMBER;
-    return FJ_OK;
-  default:
-    return fj__fail(p, FJ_ERR_EXPECTED_VALUE, fj__offset(p, v->pos));
+  case '-':
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7':
+  case '8':
+  case '9': *out = FJ_TYPE_NUMBER; return FJ_OK;
+  default: return fj__fail(p, FJ_ERR_EXPECTED_VALUE, fj__offset(p, v->pos));
   }
 }
 
@@ -32,7 +39,8 @@ static fj_error number_start(const fj_value *v, const uint8_t **s) {
   if (err) return err;
   fj_parser *p = v->parser;
   uint8_t c = fj__char(p, v->pos);
-  if (c != '-' && (c < '0' || c > '9')) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
+  if (c != '-' && (c < '0' || c > '9'))
+    return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
   *s = p->buf + p->idx[v->pos];
   return FJ_OK;
 }
@@ -119,7 +127,8 @@ static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *en
   if (c == '"') {
     const uint8_t *close, *err_at;
     size_t n;
-    fj_error err = fj__unescape(s, limit, NULL, &n, &close, &err_at, FJ_PARSE_REPLACE_LONE_SURROGATES);
+    fj_error err =
+        fj__unescape(s, limit, NULL, &n, &close, &err_at, FJ_PARSE_REPLACE_LONE_SURROGATES);
     if (err) return fj__fail(p, err, (size_t)(err_at - p->buf));
     *end = (size_t)(close + 1 - p->buf);
     return FJ_OK;
@@ -140,7 +149,8 @@ static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *en
     return FJ_OK;
   }
   const uint8_t *e = s; /* number or literal: up to the next delimiter */
-  while (e < limit && !fj__is_delimiter(*e)) e++;
+  while (e < limit && !fj__is_delimiter(*e))
+    e++;
   *end = (size_t)(e - p->buf);
   return FJ_OK;
 }

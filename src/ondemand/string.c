@@ -82,7 +82,8 @@ static size_t plain_run(const uint8_t *s, const uint8_t *end) {
     if (hit & highs) break;
     p += 8;
   }
-  while (p < end && *p != '"' && *p != '\\') p++;
+  while (p < end && *p != '"' && *p != '\\')
+    p++;
   return (size_t)(p - s);
 }
 
@@ -126,9 +127,7 @@ fj_error fj__unescape(const uint8_t *src, const uint8_t *end, uint8_t *dst, size
       s += used;
       continue;
     }
-    default:
-      *err_at = s;
-      return FJ_ERR_BAD_ESCAPE;
+    default: *err_at = s; return FJ_ERR_BAD_ESCAPE;
     }
     if (dst) dst[out] = c;
     out++;

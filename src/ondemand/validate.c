@@ -23,12 +23,14 @@ static fj_error check_scalar(fj_parser *p, uint32_t pos) {
     static const char *const words[] = {"true", "false", "null"};
     const char *w = *s == 't' ? words[0] : *s == 'f' ? words[1] : *s == 'n' ? words[2] : NULL;
     if (!w) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->idx[pos]);
-    while (w[n] && s + n < end && s[n] == (uint8_t)w[n]) n++;
+    while (w[n] && s + n < end && s[n] == (uint8_t)w[n])
+      n++;
     if (w[n]) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->idx[pos]);
   }
   if (err) return fj__fail(p, err, p->idx[pos] + n);
   if (s + n < end && !fj__is_delimiter(s[n]))
-    return fj__fail(p, *s == '-' || (*s >= '0' && *s <= '9') ? FJ_ERR_BAD_NUMBER : FJ_ERR_BAD_LITERAL,
+    return fj__fail(p,
+                    *s == '-' || (*s >= '0' && *s <= '9') ? FJ_ERR_BAD_NUMBER : FJ_ERR_BAD_LITERAL,
                     p->idx[pos] + n);
   return FJ_OK;
 }
@@ -48,7 +50,10 @@ fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
     /* a value is due at pos */
     uint8_t c = fj__char(p, pos);
     if (c == '[' || c == '{') {
-      if (++depth > p->max_depth) { result = fj__fail(p, FJ_ERR_DEPTH, p->idx[pos]); break; }
+      if (++depth > p->max_depth) {
+        result = fj__fail(p, FJ_ERR_DEPTH, p->idx[pos]);
+        break;
+      }
       kind[depth] = c == '[' ? IN_ARRAY : IN_OBJECT;
       uint8_t next = fj__char(p, ++pos);
       if (next == (c == '[' ? ']' : '}')) {
@@ -78,15 +83,24 @@ fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
         depth--;
         continue;
       }
-      if (c != ',') { result = fail_at(p, FJ_ERR_EXPECTED_COMMA, pos); goto done; }
+      if (c != ',') {
+        result = fail_at(p, FJ_ERR_EXPECTED_COMMA, pos);
+        goto done;
+      }
       pos++;
       break;
     }
     if (kind[depth] == IN_ARRAY) continue;
   key:
-    if (fj__char(p, pos) != '"') { result = fail_at(p, FJ_ERR_EXPECTED_KEY, pos); break; }
+    if (fj__char(p, pos) != '"') {
+      result = fail_at(p, FJ_ERR_EXPECTED_KEY, pos);
+      break;
+    }
     if ((result = check_scalar(p, pos))) break;
-    if (fj__char(p, pos + 1) != ':') { result = fail_at(p, FJ_ERR_EXPECTED_COLON, pos + 1); break; }
+    if (fj__char(p, pos + 1) != ':') {
+      result = fail_at(p, FJ_ERR_EXPECTED_COLON, pos + 1);
+      break;
+    }
     pos += 2;
   }
 done:

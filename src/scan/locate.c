@@ -8,10 +8,16 @@
 
 static bool escapable(uint8_t c) {
   switch (c) {
-  case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't': case 'u':
-    return true;
-  default:
-    return false;
+  case '"':
+  case '\\':
+  case '/':
+  case 'b':
+  case 'f':
+  case 'n':
+  case 'r':
+  case 't':
+  case 'u': return true;
+  default: return false;
   }
 }
 

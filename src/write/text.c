@@ -38,7 +38,8 @@ static bool is_ws(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c ==
  * trailing whitespace. */
 static void token(const fj_parser *p, uint32_t i, const uint8_t **s, size_t *n) {
   size_t start = p->idx[i], end = fj__offset(p, i + 1);
-  while (end > start + 1 && is_ws(p->buf[end - 1])) end--;
+  while (end > start + 1 && is_ws(p->buf[end - 1]))
+    end--;
   *s = p->buf + start;
   *n = end - start;
 }
@@ -108,9 +109,7 @@ fj_error fj_pretty(fj_parser *p, const void *json, size_t len, const fj_pretty_o
       put(&o, &c, 1);
       newline(&o, depth, &opt);
       break;
-    case ':':
-      put(&o, ": ", 2);
-      break;
+    case ':': put(&o, ": ", 2); break;
     default: {
       const uint8_t *s;
       size_t n;
