@@ -12,6 +12,14 @@
 extern "C" {
 #endif
 
+/* FJ_API marks the public functions: the only symbols the shared library
+ * exports (everything else is built with hidden visibility). */
+#if defined(FJ_BUILDING_LIBRARY) && defined(__GNUC__)
+#define FJ_API __attribute__((visibility("default")))
+#else
+#define FJ_API
+#endif
+
 /* X(code, message) */
 #define FJ_ERROR_LIST(X)                                                                           \
   X(FJ_OK, "success")                                                                              \
@@ -59,12 +67,12 @@ typedef enum fj_error {
 
 /** The enum constant's name as a static NUL-terminated string, for example
  *  "FJ_ERR_UTF8"; "FJ_ERR_UNKNOWN" for a value outside the enum. Thread-safe. */
-const char *fj_error_name(fj_error err);
+FJ_API const char *fj_error_name(fj_error err);
 
 /** A one-line English description as a static NUL-terminated string, without
  *  a trailing period or newline; "unknown error" for a value outside the
  *  enum. Thread-safe. */
-const char *fj_error_message(fj_error err);
+FJ_API const char *fj_error_message(fj_error err);
 
 #ifdef __cplusplus
 }

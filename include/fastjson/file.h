@@ -26,15 +26,15 @@ typedef struct fj_file {
  *  @param f  receives the contents; release them with fj_file_free().
  *  @return FJ_OK; FJ_ERR_INVALID_ARG; FJ_ERR_IO (errno tells why);
  *          FJ_ERR_NOMEM. */
-fj_error fj_file_load(fj_file *f, const char *path);
+FJ_API fj_error fj_file_load(fj_file *f, const char *path);
 
 /** Loads everything readable from the open file descriptor `fd` (for
  *  example 0 for standard input) until end of file; `fd` stays open.
  *  @return as fj_file_load(). */
-fj_error fj_file_load_fd(fj_file *f, int fd);
+FJ_API fj_error fj_file_load_fd(fj_file *f, int fd);
 
 /** Releases a loaded file; `data` becomes invalid. Safe on a zeroed fj_file. */
-void fj_file_free(fj_file *f);
+FJ_API void fj_file_free(fj_file *f);
 
 #ifdef __cplusplus
 }

@@ -19,23 +19,23 @@ extern "C" {
 #endif
 
 /** Number of kernels compiled into this build. */
-size_t fj_kernel_count(void);
+FJ_API size_t fj_kernel_count(void);
 
 /** Name of compiled kernel `i` (0 <= i < fj_kernel_count(), best first), a
  *  static string; NULL if `i` is out of range. */
-const char *fj_kernel_name(size_t i);
+FJ_API const char *fj_kernel_name(size_t i);
 
 /** Whether this CPU and OS can run compiled kernel `i` (false if out of range). */
-bool fj_kernel_supported(size_t i);
+FJ_API bool fj_kernel_supported(size_t i);
 
 /** Name of the kernel in use, a static string. Thread-safe. */
-const char *fj_kernel_active(void);
+FJ_API const char *fj_kernel_active(void);
 
 /** Selects the kernel for all parsers of the process (parses already running
  *  finish with the old one). NULL or "auto" selects the best supported one.
  *  @return FJ_OK; FJ_ERR_KERNEL if no compiled kernel has that name or this
  *          CPU cannot run it (the selection is then unchanged). Thread-safe. */
-fj_error fj_kernel_select(const char *name);
+FJ_API fj_error fj_kernel_select(const char *name);
 
 #ifdef __cplusplus
 }

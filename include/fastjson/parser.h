@@ -140,11 +140,11 @@ typedef struct fj_location {
  *  @param opts  options, or NULL for all defaults; copied.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` is NULL or the allocator lacks
  *          a function; FJ_ERR_NOMEM. */
-fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts);
+FJ_API fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts);
 
 /** Frees a parser and all memory it owns. Every string pointer it returned
  *  becomes invalid. NULL is ignored. */
-void fj_parser_free(fj_parser *parser);
+FJ_API void fj_parser_free(fj_parser *parser);
 
 /** Parses a document lazily: runs stage 1 over `len` bytes at `json` and
  *  returns the root value. The input needs no padding or terminating NUL and
@@ -158,7 +158,7 @@ void fj_parser_free(fj_parser *parser);
  * of `"\/bfnrtu`); FJ_ERR_TRAILING_CONTENT (a scalar root followed by more). The error location is
  * kept (fj_parser_last_error()). Source: RFC 8259; UTF-8 per RFC 3629 section 4 (no overlongs, no
  *  surrogates, nothing above U+10FFFF). */
-fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len, fj_value *root);
+FJ_API fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len, fj_value *root);
 
 /** Parses and fully validates a document against RFC 8259: every number,
  *  string escape and literal is checked, brackets must match, and nothing
@@ -169,25 +169,25 @@ fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len, fj_val
  *          its location kept. Numbers too large for a double are valid JSON
  *          and are accepted here. Lone surrogate escapes are rejected unless
  *          FJ_PARSE_REPLACE_LONE_SURROGATES is set. */
-fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t len);
+FJ_API fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t len);
 
 /** Moves the cursor back to the root of the current document. Handles
  *  below the root (and iterations) become stale; the root value stays valid.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if no document was parsed. */
-fj_error fj_parser_rewind(fj_parser *parser);
+FJ_API fj_error fj_parser_rewind(fj_parser *parser);
 
 /** The code of the last error a call on this parser or its values returned
  *  (FJ_OK if none since the last successful parse), and where it happened.
  *  @param loc  receives the location, or NULL. Line and column are computed
  *              on demand by scanning the input up to the offset (O(offset)). */
-fj_error fj_parser_last_error(const fj_parser *parser, fj_location *loc);
+FJ_API fj_error fj_parser_last_error(const fj_parser *parser, fj_location *loc);
 
 /* ---- values ---------------------------------------------------------------- */
 
 /** The type of a value, from its first byte; does not move the cursor.
  *  @return FJ_OK; FJ_ERR_EXPECTED_VALUE if the bytes there start no JSON
  *          value; FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
-fj_error fj_value_get_type(const fj_value *v, fj_type *out);
+FJ_API fj_error fj_value_get_type(const fj_value *v, fj_type *out);
 
 /** Reads an integer in [-2^63, 2^63). `1.0` and `1e2` are not integers here
  *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.
@@ -195,11 +195,11 @@ fj_error fj_value_get_type(const fj_value *v, fj_type *out);
  *          FJ_ERR_NOT_INTEGER; FJ_ERR_NUMBER_RANGE (a valid integer outside the
  *          range; its text stays available through fj_value_get_raw());
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
-fj_error fj_value_get_int64(const fj_value *v, int64_t *out);
+FJ_API fj_error fj_value_get_int64(const fj_value *v, int64_t *out);
 
 /** Reads an integer in [0, 2^64). Errors as fj_value_get_int64(); a negative
  *  integer is FJ_ERR_NUMBER_RANGE. */
-fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
+FJ_API fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
 
 /** Reads a number as the nearest double (round-half-to-even), correctly
  *  rounded for every input (Clinger's fast path, then Eisel-Lemire as in
@@ -208,17 +208,17 @@ fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
  *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE
  *          (the magnitude rounds above DBL_MAX, e.g. `1e400`);
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
-fj_error fj_value_get_double(const fj_value *v, double *out);
+FJ_API fj_error fj_value_get_double(const fj_value *v, double *out);
 
 /** Reads `true` or `false`.
  *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_LITERAL; FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
-fj_error fj_value_get_bool(const fj_value *v, bool *out);
+FJ_API fj_error fj_value_get_bool(const fj_value *v, bool *out);
 
 /** Tells whether the value is `null` (*out true) or any other value (false).
  *  @return FJ_OK; FJ_ERR_BAD_LITERAL (`nul`, `nullx`); FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
-fj_error fj_value_is_null(const fj_value *v, bool *out);
+FJ_API fj_error fj_value_is_null(const fj_value *v, bool *out);
 
 /** Reads a string, unescaped (RFC 8259 section 7: `\uXXXX`, surrogate pairs
  *  joined into one code point, encoded as UTF-8).
@@ -231,14 +231,14 @@ fj_error fj_value_is_null(const fj_value *v, bool *out);
  *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_ESCAPE (bad `\u` hex digits);
  *          FJ_ERR_BAD_SURROGATE; FJ_ERR_NOMEM; FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
-fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len);
+FJ_API fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len);
 
 /** Unescapes a string into caller memory and NUL-terminates it.
  *  @param dst  `cap` bytes of caller memory.
  *  @param len  receives the string's length in bytes without the NUL; on
  *              FJ_ERR_BUFFER_TOO_SMALL, the capacity needed including the NUL.
  *  @return as fj_value_get_string(), plus FJ_ERR_BUFFER_TOO_SMALL. */
-fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *len);
+FJ_API fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *len);
 
 /** The value's JSON text as written in the input, from its first byte to its
  *  last (a string includes its quotes; a container its brackets; no trailing
@@ -248,24 +248,24 @@ fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *
  *  @param s, len  receive a pointer into the input and a length in bytes.
  *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_BAD_ESCAPE (string);
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
-fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len);
+FJ_API fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len);
 
 /** Byte offset of the value's first byte in the input. Never fails for a
  *  handle the library filled in. */
-size_t fj_value_offset(const fj_value *v);
+FJ_API size_t fj_value_offset(const fj_value *v);
 
 /** Skips the value if it is the cursor's current one (a container is
  *  bracket-matched, not validated). Skipping a scalar or an already-passed
  *  value does nothing.
  *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
-fj_error fj_value_skip(const fj_value *v);
+FJ_API fj_error fj_value_skip(const fj_value *v);
 
 /* ---- arrays ---------------------------------------------------------------- */
 
 /** Enters an array: the value must be the cursor's current value.
  *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_DEPTH; FJ_ERR_OUT_OF_ORDER (the
  *          array was already entered or passed over); FJ_ERR_STALE_DOCUMENT. */
-fj_error fj_value_get_array(const fj_value *v, fj_array *out);
+FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
 
 /** The next element. Passes over whatever of the previous element was not
  *  read. Returns FJ_END after the last element (and on every later call).
@@ -273,25 +273,25 @@ fj_error fj_value_get_array(const fj_value *v, fj_array *out);
  *          FJ_ERR_EXPECTED_COMMA; FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT
  *          (after the root array closes); FJ_ERR_OUT_OF_ORDER (the cursor has
  *          left this array); FJ_ERR_STALE_DOCUMENT. */
-fj_error fj_array_next(fj_array *a, fj_value *elem);
+FJ_API fj_error fj_array_next(fj_array *a, fj_value *elem);
 
 /** The element at index `i` (0-based), counted from the iteration's current
  *  position: call it on a fresh iteration for absolute indexes.
  *  @return FJ_OK; FJ_ERR_INDEX_RANGE (the array closes first; the iteration
  *          is then finished); the errors of fj_array_next(). */
-fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
+FJ_API fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
 
 /** Counts all elements of the array (however far the iteration has got) by
  *  bracket matching from the array's start; neither the cursor nor the
  *  iteration moves. Costs a pass over the array's structurals.
  *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
-fj_error fj_array_count(fj_array *a, size_t *count);
+FJ_API fj_error fj_array_count(fj_array *a, size_t *count);
 
 /* ---- objects --------------------------------------------------------------- */
 
 /** Enters an object: the value must be the cursor's current value.
  *  @return as fj_value_get_array(). */
-fj_error fj_value_get_object(const fj_value *v, fj_object *out);
+FJ_API fj_error fj_value_get_object(const fj_value *v, fj_object *out);
 
 /** The next field. `key` receives the key as a string value (read it with
  *  fj_value_get_string() or fj_value_get_raw()); `value` the field's value.
@@ -300,7 +300,7 @@ fj_error fj_value_get_object(const fj_value *v, fj_object *out);
  *          FJ_ERR_EXPECTED_COLON; FJ_ERR_EXPECTED_VALUE; FJ_ERR_EXPECTED_COMMA;
  *          FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT; FJ_ERR_OUT_OF_ORDER;
  *          FJ_ERR_STALE_DOCUMENT. */
-fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
+FJ_API fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
 
 /** Finds the first field whose unescaped key equals the `key_len` bytes at
  *  `key`. Searches forward from the cursor, then wraps around to the start
@@ -308,13 +308,13 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
  *  cost one key comparison each. Keys without escapes are compared without
  *  unescaping. On FJ_ERR_NO_SUCH_FIELD the cursor is where it was.
  *  @return FJ_OK; FJ_ERR_NO_SUCH_FIELD; the errors of fj_object_next(). */
-fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value);
+FJ_API fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value);
 
 /** fj_object_findn() for a NUL-terminated key. */
-fj_error fj_object_find(fj_object *o, const char *key, fj_value *value);
+FJ_API fj_error fj_object_find(fj_object *o, const char *key, fj_value *value);
 
 /** Counts the fields of the object, like fj_array_count(). */
-fj_error fj_object_count(fj_object *o, size_t *count);
+FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
 
 /* ---- JSON Pointer ---------------------------------------------------------- */
 
@@ -328,10 +328,10 @@ fj_error fj_object_count(fj_object *o, size_t *count);
  *          index); FJ_ERR_NO_SUCH_FIELD; FJ_ERR_INDEX_RANGE (including "-");
  *          FJ_ERR_WRONG_TYPE (a token applied to a scalar); FJ_ERR_NOMEM;
  *          the errors of the cursor calls. */
-fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj_value *out);
+FJ_API fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj_value *out);
 
 /** fj_value_at_pointern() for a NUL-terminated pointer. */
-fj_error fj_value_at_pointer(const fj_value *v, const char *ptr, fj_value *out);
+FJ_API fj_error fj_value_at_pointer(const fj_value *v, const char *ptr, fj_value *out);
 
 #ifdef __cplusplus
 }

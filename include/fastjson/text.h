@@ -34,15 +34,15 @@ typedef struct fj_pretty_options {
  *  (no newline). Nothing is written for an invalid document.
  *  @return FJ_OK; any error of fj_parser_validate() (its location is kept in
  *          the parser); the sink's error. */
-fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_sink sink);
+FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_sink sink);
 
 /** Validates, then writes the document pretty-printed: one element or field
  *  per line, `indent` per level, `": "` after keys, empty containers as `[]`
  *  and `{}`, a final newline.
  *  @param opts  options, or NULL for the defaults.
  *  @return as fj_minify(); FJ_ERR_INVALID_ARG if opts->indent > 16. */
-fj_error fj_pretty(fj_parser *parser, const void *json, size_t len, const fj_pretty_options *opts,
-                   fj_sink sink);
+FJ_API fj_error fj_pretty(fj_parser *parser, const void *json, size_t len,
+                          const fj_pretty_options *opts, fj_sink sink);
 
 #ifdef __cplusplus
 }
