@@ -179,7 +179,8 @@ FJ_API fj_error fj_parser_rewind(fj_parser *parser);
 /** The code of the last error a call on this parser or its values returned
  *  (FJ_OK if none since the last successful parse), and where it happened.
  *  @param loc  receives the location, or NULL. Line and column are computed
- *              on demand by scanning the input up to the offset (O(offset)). */
+ *              on demand by scanning the input up to the offset (O(offset)),
+ *              so the input must still be alive when this is called. */
 FJ_API fj_error fj_parser_last_error(const fj_parser *parser, fj_location *loc);
 
 /* ---- values ---------------------------------------------------------------- */
@@ -257,7 +258,8 @@ FJ_API size_t fj_value_offset(const fj_value *v);
 /** Skips the value if it is the cursor's current one (a container is
  *  bracket-matched, not validated). Skipping a scalar or an already-passed
  *  value does nothing.
- *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
+ *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_OUT_OF_ORDER (the value's parent was left). */
 FJ_API fj_error fj_value_skip(const fj_value *v);
 
 /* ---- arrays ---------------------------------------------------------------- */

@@ -208,6 +208,8 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
 fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
   if (!o || !o->parser || (!key && key_len)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = o->parser;
+  /* a miss puts everything back, even an unread value settle() passes over */
+  const uint32_t saved_pos = p->pos, saved_depth = p->depth, saved_last = o->last;
   fj_error err = settle(p, o->gen, o->depth, o->serial, o->state, o->last, o->start);
   if (err == FJ_END) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start));
   if (err) return err;
@@ -216,6 +218,9 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
   for (;;) {
     if (wrapped && p->pos == from) { /* searched the whole object */
       o->state = from_state;
+      o->last = saved_last;
+      p->pos = saved_pos;
+      p->depth = saved_depth;
       return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
     }
     uint32_t key_pos;

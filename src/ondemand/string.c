@@ -201,7 +201,7 @@ fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t raw_len, const 
   /* Without a backslash, raw bytes are the key; with one, the key is
    * shorter than its raw text. So most mismatches cost a length compare. */
   if (raw_len == key_len) {
-    *equal = memcmp(raw, key, key_len) == 0 && !memchr(raw, '\\', raw_len);
+    *equal = (!key_len || memcmp(raw, key, key_len) == 0) && !memchr(raw, '\\', raw_len);
     if (*equal || !memchr(raw, '\\', raw_len)) return FJ_OK;
   } else if (raw_len < key_len || !memchr(raw, '\\', raw_len)) {
     *equal = false;

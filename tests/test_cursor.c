@@ -1,0 +1,1010 @@
+/* The on-demand cursor (src/ondemand/cursor.c, scalar.c): value types, the
+ * integer/double/bool/null getters, arrays and objects (next, at, count,
+ * find in and out of order), skipping, the misuse rules of parser.h
+ * (FJ_ERR_OUT_OF_ORDER, FJ_ERR_STALE_DOCUMENT), depth limits, trailing
+ * content, raw text, error locations and rewind.
+ *
+ * Why: the cursor is lazy and forward-only, so every rule in parser.h is a
+ * place where a wrong value could silently come back. Each test asserts the
+ * exact values and error codes the header promises; expected values are
+ * written by hand from the JSON text (the oracle is the text itself).
+ * Inputs are copied into exact-size heap buffers so that AddressSanitizer
+ * catches any read past the end of a document. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastjson.h"
+#include "test_util.h"
+
+/* Compare error codes by name so that a failure prints readable names. */
+#define EXPECT(call, code) assert_string_equal(fj_error_name(call), fj_error_name(code))
+#define OK(call) EXPECT(call, FJ_OK)
+
+/* ---- fixture: one parser, and the documents of the test ------------------ */
+
+typedef struct fixture {
+  fj_parser *p;
+  void *docs[64];
+  size_t ndocs;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  if (!f || fj_parser_new(&f->p, NULL) != FJ_OK) return -1;
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  fj_parser_free(f->p);
+  for (size_t i = 0; i < f->ndocs; i++)
+    free(f->docs[i]);
+  free(f);
+  return 0;
+}
+
+/* An exact-size heap copy of `len` bytes, freed at teardown. */
+static const char *keep(fixture *f, const char *s, size_t len) {
+  assert_true(f->ndocs < 64);
+  char *c = malloc(len ? len : 1);
+  assert_non_null(c);
+  memcpy(c, s, len);
+  f->docs[f->ndocs++] = c;
+  return c;
+}
+
+/* Parses the NUL-terminated `json` (without the NUL) with parser p. */
+static fj_error parse_on(fixture *f, fj_parser *p, const char *json, fj_value *root) {
+  size_t len = strlen(json);
+  return fj_parser_parse(p, keep(f, json, len), len, root);
+}
+
+static fj_value parse(fixture *f, const char *json) {
+  fj_value root;
+  OK(parse_on(f, f->p, json, &root));
+  return root;
+}
+
+static int64_t get_i64(const fj_value *v) {
+  int64_t x = 0;
+  OK(fj_value_get_int64(v, &x));
+  return x;
+}
+
+static void assert_str(const fj_value *v, const char *want) {
+  const char *s;
+  size_t n;
+  OK(fj_value_get_string(v, &s, &n));
+  assert_int_equal(n, strlen(want));
+  assert_memory_equal(s, want, n);
+}
+
+static void assert_raw(const fj_value *v, const char *want) {
+  const char *s;
+  size_t n;
+  OK(fj_value_get_raw(v, &s, &n));
+  assert_int_equal(n, strlen(want));
+  assert_memory_equal(s, want, n);
+}
+
+static void assert_location(const fj_parser *p, fj_error code, size_t offset, size_t line,
+                            size_t column) {
+  fj_location loc;
+  EXPECT(fj_parser_last_error(p, &loc), code);
+  assert_int_equal(loc.offset, offset);
+  assert_int_equal(loc.line, line);
+  assert_int_equal(loc.column, column);
+}
+
+/* ---- types and scalars ---------------------------------------------------- */
+
+static void types_of_every_kind(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, " [null, true, false, 0, -2.5e1, \"s\", [], {}] ");
+  fj_type t;
+  OK(fj_value_get_type(&root, &t));
+  assert_int_equal(t, FJ_TYPE_ARRAY);
+  const fj_type want[] = {FJ_TYPE_NULL,   FJ_TYPE_BOOL,   FJ_TYPE_BOOL,  FJ_TYPE_NUMBER,
+                          FJ_TYPE_NUMBER, FJ_TYPE_STRING, FJ_TYPE_ARRAY, FJ_TYPE_OBJECT};
+  fj_array a;
+  fj_value el;
+  OK(fj_value_get_array(&root, &a));
+  for (size_t i = 0; i < 8; i++) {
+    OK(fj_array_next(&a, &el));
+    OK(fj_value_get_type(&el, &t));
+    assert_int_equal(t, want[i]);
+  }
+  EXPECT(fj_array_next(&a, &el), FJ_END);
+  EXPECT(fj_array_next(&a, &el), FJ_END); /* and on every later call */
+
+  /* scalar roots */
+  root = parse(f, "\"x\"");
+  OK(fj_value_get_type(&root, &t));
+  assert_int_equal(t, FJ_TYPE_STRING);
+  root = parse(f, "  -7  ");
+  OK(fj_value_get_type(&root, &t));
+  assert_int_equal(t, FJ_TYPE_NUMBER);
+  assert_int_equal(get_i64(&root), -7);
+}
+
+static void scalar_getters(void **state) {
+  fixture *f = *state;
+  fj_value root =
+      parse(f, "[0, -0, 42, 1.5, -0.0, 1e400, 0.1, true, false, null, \"str\", 123abc]");
+  fj_array a;
+  fj_value v[12];
+  OK(fj_value_get_array(&root, &a));
+  for (int i = 0; i < 12; i++)
+    OK(fj_array_next(&a, &v[i]));
+
+  int64_t i64;
+  uint64_t u64;
+  double d;
+  bool b;
+  assert_int_equal(get_i64(&v[0]), 0);
+  assert_int_equal(get_i64(&v[1]), 0);
+  OK(fj_value_get_uint64(&v[1], &u64)); /* "-0" is 0, not a negative number */
+  assert_int_equal(u64, 0);
+  assert_int_equal(get_i64(&v[2]), 42);
+  OK(fj_value_get_uint64(&v[2], &u64));
+  assert_int_equal(u64, 42);
+  OK(fj_value_get_double(&v[2], &d));
+  assert_true(d == 42.0);
+  OK(fj_value_get_double(&v[3], &d));
+  assert_true(d == 1.5);
+  EXPECT(fj_value_get_int64(&v[3], &i64), FJ_ERR_NOT_INTEGER);
+  OK(fj_value_get_double(&v[4], &d));
+  assert_true(d == 0.0 && signbit(d));
+  OK(fj_value_get_double(&v[1], &d));
+  assert_true(d == 0.0 && signbit(d));
+  EXPECT(fj_value_get_double(&v[5], &d), FJ_ERR_NUMBER_RANGE);
+  OK(fj_value_get_double(&v[6], &d));
+  assert_true(d == 0.1);
+  OK(fj_value_get_bool(&v[7], &b));
+  assert_true(b);
+  OK(fj_value_get_bool(&v[8], &b));
+  assert_false(b);
+  OK(fj_value_is_null(&v[9], &b));
+  assert_true(b);
+  OK(fj_value_is_null(&v[8], &b));
+  assert_false(b);
+  OK(fj_value_is_null(&v[10], &b));
+  assert_false(b);
+  OK(fj_value_is_null(&root, &b));
+  assert_false(b);
+
+  /* wrong types */
+  EXPECT(fj_value_get_int64(&v[10], &i64), FJ_ERR_WRONG_TYPE);
+  EXPECT(fj_value_get_uint64(&v[7], &u64), FJ_ERR_WRONG_TYPE);
+  EXPECT(fj_value_get_double(&v[9], &d), FJ_ERR_WRONG_TYPE);
+  EXPECT(fj_value_get_bool(&v[2], &b), FJ_ERR_WRONG_TYPE);
+  EXPECT(fj_value_get_bool(&v[9], &b), FJ_ERR_WRONG_TYPE);
+  const char *s;
+  size_t n;
+  EXPECT(fj_value_get_string(&v[2], &s, &n), FJ_ERR_WRONG_TYPE);
+  fj_array inner;
+  EXPECT(fj_value_get_array(&v[2], &inner), FJ_ERR_WRONG_TYPE);
+  fj_object o;
+  EXPECT(fj_value_get_object(&v[10], &o), FJ_ERR_WRONG_TYPE);
+
+  /* a number token that runs into letters */
+  EXPECT(fj_value_get_int64(&v[11], &i64), FJ_ERR_BAD_NUMBER);
+  EXPECT(fj_value_get_double(&v[11], &d), FJ_ERR_BAD_NUMBER);
+
+  /* scalars can be read again while the parent is open */
+  assert_int_equal(get_i64(&v[2]), 42);
+  assert_int_equal(get_i64(&v[2]), 42);
+  assert_str(&v[10], "str");
+  EXPECT(fj_array_next(&a, NULL), FJ_END);
+}
+
+static void bad_literals(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "[nul, truex, fals, nullnull, true]");
+  fj_array a;
+  fj_value v[5];
+  bool b;
+  OK(fj_value_get_array(&root, &a));
+  for (int i = 0; i < 5; i++)
+    OK(fj_array_next(&a, &v[i]));
+  EXPECT(fj_value_is_null(&v[0], &b), FJ_ERR_BAD_LITERAL);
+  EXPECT(fj_value_get_bool(&v[1], &b), FJ_ERR_BAD_LITERAL);
+  EXPECT(fj_value_get_bool(&v[2], &b), FJ_ERR_BAD_LITERAL);
+  EXPECT(fj_value_is_null(&v[3], &b), FJ_ERR_BAD_LITERAL);
+  OK(fj_value_get_bool(&v[4], &b));
+  assert_true(b);
+  /* a root literal at the very end of the input (no delimiter after it) */
+  root = parse(f, "false");
+  OK(fj_value_get_bool(&root, &b));
+  assert_false(b);
+  root = parse(f, "nul");
+  EXPECT(fj_value_is_null(&root, &b), FJ_ERR_BAD_LITERAL);
+}
+
+static void integer_edges(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "[-9223372036854775808, -9223372036854775809, 9223372036854775807,"
+                           " 9223372036854775808, 18446744073709551615, 18446744073709551616,"
+                           " 1.0, 1e2, -1, 123456789012345678901234567890, 00]");
+  fj_array a;
+  fj_value v[11];
+  OK(fj_value_get_array(&root, &a));
+  for (int i = 0; i < 11; i++)
+    OK(fj_array_next(&a, &v[i]));
+  int64_t i64 = 0;
+  uint64_t u64 = 0;
+
+  OK(fj_value_get_int64(&v[0], &i64));
+  assert_true(i64 == INT64_MIN);
+  EXPECT(fj_value_get_uint64(&v[0], &u64), FJ_ERR_NUMBER_RANGE);
+  EXPECT(fj_value_get_int64(&v[1], &i64), FJ_ERR_NUMBER_RANGE);
+  OK(fj_value_get_int64(&v[2], &i64));
+  assert_true(i64 == INT64_MAX);
+  EXPECT(fj_value_get_int64(&v[3], &i64), FJ_ERR_NUMBER_RANGE);
+  OK(fj_value_get_uint64(&v[3], &u64));
+  assert_true(u64 == (uint64_t)INT64_MAX + 1);
+  EXPECT(fj_value_get_int64(&v[4], &i64), FJ_ERR_NUMBER_RANGE);
+  OK(fj_value_get_uint64(&v[4], &u64));
+  assert_true(u64 == UINT64_MAX);
+  EXPECT(fj_value_get_uint64(&v[5], &u64), FJ_ERR_NUMBER_RANGE);
+  EXPECT(fj_value_get_int64(&v[6], &i64), FJ_ERR_NOT_INTEGER);
+  EXPECT(fj_value_get_uint64(&v[6], &u64), FJ_ERR_NOT_INTEGER);
+  EXPECT(fj_value_get_int64(&v[7], &i64), FJ_ERR_NOT_INTEGER);
+  EXPECT(fj_value_get_uint64(&v[7], &u64), FJ_ERR_NOT_INTEGER);
+  double d;
+  OK(fj_value_get_double(&v[7], &d));
+  assert_true(d == 100.0);
+  assert_int_equal(get_i64(&v[8]), -1);
+  EXPECT(fj_value_get_uint64(&v[8], &u64), FJ_ERR_NUMBER_RANGE);
+  EXPECT(fj_value_get_int64(&v[9], &i64), FJ_ERR_NUMBER_RANGE);
+  EXPECT(fj_value_get_uint64(&v[9], &u64), FJ_ERR_NUMBER_RANGE);
+  EXPECT(fj_value_get_int64(&v[10], &i64), FJ_ERR_BAD_NUMBER);
+
+  /* the text of out-of-range integers stays readable */
+  assert_raw(&v[1], "-9223372036854775809");
+  assert_raw(&v[5], "18446744073709551616");
+  assert_raw(&v[9], "123456789012345678901234567890");
+  OK(fj_value_get_double(&v[9], &d));
+  assert_true(d == 123456789012345678901234567890.0);
+
+  /* the range error's location is the number's first byte */
+  EXPECT(fj_value_get_int64(&v[1], &i64), FJ_ERR_NUMBER_RANGE);
+  fj_location loc;
+  EXPECT(fj_parser_last_error(f->p, &loc), FJ_ERR_NUMBER_RANGE);
+  assert_int_equal(loc.offset, 23);
+  EXPECT(fj_array_next(&a, NULL), FJ_END);
+}
+
+/* ---- arrays ---------------------------------------------------------------- */
+
+static void array_next_at_count(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "[10, 20, [1, [2, 3]], {\"a\": [4, 5]}, 30]");
+  fj_array a;
+  fj_value el;
+  size_t count = 0;
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_count(&a, &count));
+  assert_int_equal(count, 5);
+  OK(fj_array_at(&a, 4, &el)); /* absolute on a fresh iteration */
+  assert_int_equal(get_i64(&el), 30);
+  OK(fj_array_count(&a, &count)); /* however far the iteration got */
+  assert_int_equal(count, 5);
+  EXPECT(fj_array_next(&a, &el), FJ_END);
+
+  root = parse(f, "[10, 20, 30, 40]");
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  assert_int_equal(get_i64(&el), 10);
+  OK(fj_array_at(&a, 1, &el)); /* relative: one past the next */
+  assert_int_equal(get_i64(&el), 30);
+  EXPECT(fj_array_at(&a, 1, &el), FJ_ERR_INDEX_RANGE);
+  EXPECT(fj_array_next(&a, &el), FJ_END); /* the iteration is finished */
+
+  root = parse(f, "[10]");
+  OK(fj_value_get_array(&root, &a));
+  EXPECT(fj_array_at(&a, 1, &el), FJ_ERR_INDEX_RANGE);
+
+  root = parse(f, "[ ]");
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_count(&a, &count));
+  assert_int_equal(count, 0);
+  EXPECT(fj_array_at(&a, 0, &el), FJ_ERR_INDEX_RANGE);
+
+  /* count of nested containers, counted on the child */
+  root = parse(f, "[[], [[1, 2], {\"x\": [3, 4, 5]}, \"a,b\"], 7]");
+  fj_array inner;
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_array(&el, &inner));
+  OK(fj_array_count(&inner, &count));
+  assert_int_equal(count, 0);
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_array(&el, &inner));
+  OK(fj_array_count(&inner, &count));
+  assert_int_equal(count, 3);
+  OK(fj_array_at(&inner, 2, &el));
+  assert_str(&el, "a,b");
+  OK(fj_array_next(&a, &el));
+  assert_int_equal(get_i64(&el), 7);
+  EXPECT(fj_array_next(&a, &el), FJ_END);
+}
+
+static void array_syntax_errors(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *json;
+    int good; /* elements read before the error */
+    fj_error err;
+    size_t offset;
+  } cases[] = {
+      {"[1,]", 1, FJ_ERR_EXPECTED_VALUE, 3},  {"[1 2]", 1, FJ_ERR_EXPECTED_COMMA, 3},
+      {"[1,2", 2, FJ_ERR_TRUNCATED, 4},       {"[,1]", 0, FJ_ERR_EXPECTED_VALUE, 1},
+      {"[1:2]", 1, FJ_ERR_EXPECTED_COMMA, 2}, {"[1,,2]", 1, FJ_ERR_EXPECTED_VALUE, 3},
+      {"[1}", 1, FJ_ERR_EXPECTED_COMMA, 2},   {"[", 0, FJ_ERR_TRUNCATED, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    fj_value root = parse(f, cases[i].json), el;
+    fj_array a;
+    OK(fj_value_get_array(&root, &a));
+    for (int k = 0; k < cases[i].good; k++)
+      OK(fj_array_next(&a, &el));
+    EXPECT(fj_array_next(&a, &el), cases[i].err);
+    fj_location loc;
+    EXPECT(fj_parser_last_error(f->p, &loc), cases[i].err);
+    assert_int_equal(loc.offset, cases[i].offset);
+  }
+}
+
+/* ---- objects --------------------------------------------------------------- */
+
+static void object_next_and_find(void **state) {
+  fixture *f = *state;
+  const char *json = "{\"a\": 1, \"b\": [2], \"c\": {\"d\": 3}, \"e\": \"five\"}";
+  fj_value root = parse(f, json), key, val;
+  fj_object o;
+  size_t count;
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_count(&o, &count));
+  assert_int_equal(count, 4);
+  static const char *const keys[] = {"a", "b", "c", "e"};
+  for (int i = 0; i < 4; i++) {
+    OK(fj_object_next(&o, &key, &val));
+    assert_str(&key, keys[i]);
+    assert_raw(&key, i == 0 ? "\"a\"" : i == 1 ? "\"b\"" : i == 2 ? "\"c\"" : "\"e\"");
+  }
+  assert_str(&val, "five");
+  EXPECT(fj_object_next(&o, &key, &val), FJ_END);
+  EXPECT(fj_object_next(&o, NULL, NULL), FJ_END);
+
+  /* in order */
+  root = parse(f, json);
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "a", &val));
+  assert_int_equal(get_i64(&val), 1);
+  OK(fj_object_find(&o, "c", &val));
+  fj_object c;
+  OK(fj_value_get_object(&val, &c));
+  OK(fj_object_find(&c, "d", &val));
+  assert_int_equal(get_i64(&val), 3);
+  OK(fj_object_find(&o, "e", &val)); /* leaves the partly read child */
+  assert_str(&val, "five");
+
+  /* out of order: wraps around */
+  root = parse(f, json);
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "e", &val));
+  assert_str(&val, "five");
+  OK(fj_object_find(&o, "a", &val));
+  assert_int_equal(get_i64(&val), 1);
+  OK(fj_object_find(&o, "b", &val));
+  fj_array arr;
+  OK(fj_value_get_array(&val, &arr));
+  OK(fj_array_next(&arr, &val));
+  assert_int_equal(get_i64(&val), 2);
+  OK(fj_object_find(&o, "a", &val)); /* back again, from the middle */
+  assert_int_equal(get_i64(&val), 1);
+  OK(fj_object_find(&o, "e", &val));
+  assert_str(&val, "five");
+  OK(fj_object_find(&o, "e", &val)); /* the same field twice: wraps to itself */
+  assert_str(&val, "five");
+  /* a prefix of a key or a longer key does not match */
+  EXPECT(fj_object_find(&o, "", &val), FJ_ERR_NO_SUCH_FIELD);
+  EXPECT(fj_object_findn(&o, "ab", 2, &val), FJ_ERR_NO_SUCH_FIELD);
+  OK(fj_object_findn(&o, "ab", 1, &val));
+  assert_int_equal(get_i64(&val), 1);
+}
+
+static void missing_field_keeps_cursor(void **state) {
+  fixture *f = *state;
+  const char *json = "{\"a\": 1, \"b\": {\"x\": [1, 2]}, \"c\": 3, \"d\": 4}";
+  fj_value root = parse(f, json), key, val;
+  fj_object o;
+  OK(fj_value_get_object(&root, &o));
+  /* on a fresh iteration */
+  EXPECT(fj_object_find(&o, "zz", &val), FJ_ERR_NO_SUCH_FIELD);
+  fj_location loc;
+  EXPECT(fj_parser_last_error(f->p, &loc), FJ_ERR_NO_SUCH_FIELD);
+  OK(fj_object_next(&o, &key, &val));
+  assert_str(&key, "a");
+  /* in the middle, after entering a child */
+  OK(fj_object_find(&o, "b", &val));
+  fj_object b;
+  OK(fj_value_get_object(&val, &b));
+  OK(fj_object_find(&b, "x", &val));
+  EXPECT(fj_object_find(&o, "zz", &val), FJ_ERR_NO_SUCH_FIELD);
+  EXPECT(fj_object_find(&o, "x", &val), FJ_ERR_NO_SUCH_FIELD); /* only in the child */
+  OK(fj_object_next(&o, &key, &val));
+  assert_str(&key, "c");
+  assert_int_equal(get_i64(&val), 3);
+  EXPECT(fj_object_find(&o, "zz", &val), FJ_ERR_NO_SUCH_FIELD);
+  OK(fj_object_find(&o, "d", &val));
+  assert_int_equal(get_i64(&val), 4);
+  /* at the last field: a miss, then a wrap-around hit, then the end */
+  EXPECT(fj_object_find(&o, "zz", &val), FJ_ERR_NO_SUCH_FIELD);
+  OK(fj_object_find(&o, "a", &val));
+  assert_int_equal(get_i64(&val), 1);
+  OK(fj_object_next(&o, &key, &val));
+  assert_str(&key, "b");
+
+  /* an empty object */
+  root = parse(f, "{ }");
+  OK(fj_value_get_object(&root, &o));
+  size_t count = 9;
+  OK(fj_object_count(&o, &count));
+  assert_int_equal(count, 0);
+  EXPECT(fj_object_find(&o, "a", &val), FJ_ERR_NO_SUCH_FIELD);
+  EXPECT(fj_object_next(&o, &key, &val), FJ_END);
+}
+
+static void object_syntax_errors(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *json;
+    int good;
+    fj_error err;
+    size_t offset;
+  } cases[] = {
+      {"{\"a\" 1}", 0, FJ_ERR_EXPECTED_COLON, 5},
+      {"{\"a\":1,}", 1, FJ_ERR_EXPECTED_KEY, 7},
+      {"{1:2}", 0, FJ_ERR_EXPECTED_KEY, 1},
+      {"{\"a\":1 \"b\":2}", 1, FJ_ERR_EXPECTED_COMMA, 7},
+      {"{\"a\":}", 0, FJ_ERR_EXPECTED_VALUE, 5},
+      {"{\"a\":1", 1, FJ_ERR_TRUNCATED, 6},
+      {"{\"a\"", 0, FJ_ERR_TRUNCATED, 4},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    fj_value root = parse(f, cases[i].json), k, v;
+    fj_object o;
+    OK(fj_value_get_object(&root, &o));
+    for (int n = 0; n < cases[i].good; n++)
+      OK(fj_object_next(&o, &k, &v));
+    EXPECT(fj_object_next(&o, &k, &v), cases[i].err);
+    fj_location loc;
+    EXPECT(fj_parser_last_error(f->p, &loc), cases[i].err);
+    assert_int_equal(loc.offset, cases[i].offset);
+  }
+}
+
+/* ---- skipping --------------------------------------------------------------- */
+
+static void skipping_unread_and_partial(void **state) {
+  fixture *f = *state;
+  const char *json =
+      "[[1, [2, 3], 4], {\"x\": {\"y\": [5, {\"z\": 6}]}, \"w\": 7}, \"]\", [[[]]], 8]";
+  fj_value root = parse(f, json), el, v;
+  fj_array a, inner, deep;
+  fj_object o, oy;
+  OK(fj_value_get_array(&root, &a));
+  /* element 0: enter, read one element, enter its child and read one */
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_array(&el, &inner));
+  OK(fj_array_next(&inner, &v));
+  assert_int_equal(get_i64(&v), 1);
+  OK(fj_array_next(&inner, &v));
+  OK(fj_value_get_array(&v, &deep));
+  OK(fj_array_next(&deep, &v));
+  assert_int_equal(get_i64(&v), 2);
+  /* element 1: enter the object, go two levels down, stop midway */
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_object(&el, &o));
+  OK(fj_object_find(&o, "x", &v));
+  OK(fj_value_get_object(&v, &oy));
+  OK(fj_object_find(&oy, "y", &v));
+  OK(fj_value_get_array(&v, &deep));
+  OK(fj_array_next(&deep, &v));
+  assert_int_equal(get_i64(&v), 5);
+  /* element 2: a string with a bracket in it, not read */
+  OK(fj_array_next(&a, &el));
+  /* element 3: not entered at all */
+  OK(fj_array_next(&a, &el));
+  fj_type t;
+  OK(fj_value_get_type(&el, &t));
+  assert_int_equal(t, FJ_TYPE_ARRAY);
+  /* element 4 */
+  OK(fj_array_next(&a, &el));
+  assert_int_equal(get_i64(&el), 8);
+  EXPECT(fj_array_next(&a, &el), FJ_END);
+
+  /* fj_value_skip on the current value, then the iteration continues */
+  root = parse(f, json);
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_skip(&el));
+  OK(fj_value_skip(&el)); /* already passed: nothing */
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_object(&el, &o));
+  OK(fj_object_next(&o, NULL, &v));
+  OK(fj_value_skip(&v));
+  OK(fj_object_next(&o, &v, NULL));
+  assert_str(&v, "w");
+  OK(fj_array_next(&a, &el));
+  assert_str(&el, "]");
+  OK(fj_array_at(&a, 1, &el));
+  assert_int_equal(get_i64(&el), 8);
+}
+
+/* ---- misuse ------------------------------------------------------------------ */
+
+static void misuse_errors(void **state) {
+  fixture *f = *state;
+  const char *json = "[[1, 2], [3], 4, {\"k\": [5]}]";
+  fj_value root = parse(f, json), el, first, v, stale;
+  fj_array a, child, again, child2;
+  OK(fj_value_get_array(&root, &a));
+  EXPECT(fj_value_get_array(&root, &again), FJ_ERR_OUT_OF_ORDER); /* entering twice */
+
+  OK(fj_array_next(&a, &first));
+  OK(fj_value_get_array(&first, &child));
+  EXPECT(fj_value_get_array(&first, &again), FJ_ERR_OUT_OF_ORDER);
+  OK(fj_array_next(&child, &v));
+  assert_int_equal(get_i64(&v), 1);
+  /* the parent moves on: the child iteration and its scalar are out of order */
+  OK(fj_array_next(&a, &el));
+  EXPECT(fj_array_next(&child, &v), FJ_ERR_OUT_OF_ORDER);
+  int64_t x;
+  EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_OUT_OF_ORDER);
+  EXPECT(fj_value_get_array(&first, &again), FJ_ERR_OUT_OF_ORDER); /* passed over */
+  /* a sibling container at the same depth does not revive the old child */
+  OK(fj_value_get_array(&el, &child2));
+  EXPECT(fj_array_next(&child, &v), FJ_ERR_OUT_OF_ORDER);
+  OK(fj_array_next(&child2, &v));
+  assert_int_equal(get_i64(&v), 3);
+  /* reading a scalar after its parent closed */
+  EXPECT(fj_array_next(&child2, NULL), FJ_END);
+  EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_OUT_OF_ORDER);
+  const char *s;
+  size_t n;
+  EXPECT(fj_value_get_raw(&v, &s, &n), FJ_ERR_OUT_OF_ORDER);
+  fj_type t;
+  EXPECT(fj_value_get_type(&v, &t), FJ_ERR_OUT_OF_ORDER);
+  /* a scalar of the still-open root can be read after later siblings */
+  OK(fj_array_next(&a, &el));
+  stale = el;
+  OK(fj_array_next(&a, &el));
+  assert_int_equal(get_i64(&stale), 4);
+  fj_object o;
+  OK(fj_value_get_object(&el, &o));
+  OK(fj_object_find(&o, "k", &v));
+  EXPECT(fj_array_next(&a, &el), FJ_END);
+  /* after the object closed, its iteration is out of order */
+  EXPECT(fj_object_find(&o, "k", &v), FJ_ERR_OUT_OF_ORDER);
+
+  /* a new document makes every handle of the previous one stale */
+  fj_value old_root = root, old_scalar = stale;
+  fj_array old_a = a;
+  root = parse(f, "[{\"a\": 1}]");
+  EXPECT(fj_value_get_int64(&old_scalar, &x), FJ_ERR_STALE_DOCUMENT);
+  EXPECT(fj_value_get_type(&old_root, &t), FJ_ERR_STALE_DOCUMENT);
+  EXPECT(fj_value_get_array(&old_root, &again), FJ_ERR_STALE_DOCUMENT);
+  EXPECT(fj_array_next(&old_a, &el), FJ_ERR_STALE_DOCUMENT);
+  size_t count;
+  EXPECT(fj_array_count(&old_a, &count), FJ_ERR_STALE_DOCUMENT);
+  EXPECT(fj_value_get_raw(&old_root, &s, &n), FJ_ERR_STALE_DOCUMENT);
+  /* an object iteration of an earlier document too */
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_object(&el, &o));
+  fj_value oroot;
+  OK(parse_on(f, f->p, "{\"a\": 1}", &oroot));
+  EXPECT(fj_object_find(&o, "a", &v), FJ_ERR_STALE_DOCUMENT);
+  EXPECT(fj_object_next(&o, &v, &v), FJ_ERR_STALE_DOCUMENT);
+  /* fj_parser_validate also starts a new document */
+  OK(fj_parser_validate(f->p, "[1]", 3));
+  EXPECT(fj_value_get_type(&oroot, &t), FJ_ERR_STALE_DOCUMENT);
+}
+
+static void rewind_restarts(void **state) {
+  fixture *f = *state;
+  fj_parser *fresh;
+  OK(fj_parser_new(&fresh, NULL));
+  EXPECT(fj_parser_rewind(fresh), FJ_ERR_INVALID_ARG); /* no document yet */
+  fj_parser_free(fresh);
+
+  fj_value root = parse(f, "{\"a\": [1, 2, 3], \"b\": \"bee\"}"), v, el;
+  fj_object o;
+  fj_array a;
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "a", &v));
+  OK(fj_value_get_array(&v, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_array_next(&a, &el));
+  fj_value two = el;
+  OK(fj_parser_rewind(f->p));
+  /* handles below the root are stale, the root is not */
+  int64_t x;
+  EXPECT(fj_value_get_int64(&two, &x), FJ_ERR_OUT_OF_ORDER);
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_OUT_OF_ORDER);
+  fj_type t;
+  OK(fj_value_get_type(&root, &t));
+  assert_int_equal(t, FJ_TYPE_OBJECT);
+  fj_object o2;
+  OK(fj_value_get_object(&root, &o2));
+  EXPECT(fj_object_find(&o, "b", &v), FJ_ERR_OUT_OF_ORDER); /* the old iteration */
+  OK(fj_object_find(&o2, "b", &v));
+  assert_str(&v, "bee");
+  OK(fj_object_find(&o2, "a", &v));
+  OK(fj_value_get_array(&v, &a));
+  OK(fj_array_next(&a, &el));
+  assert_int_equal(get_i64(&el), 1);
+  EXPECT(fj_value_get_int64(&two, &x), FJ_ERR_OUT_OF_ORDER); /* still stale after re-entry */
+  /* rewinding many times */
+  for (int i = 0; i < 3; i++) {
+    OK(fj_parser_rewind(f->p));
+    OK(fj_value_get_object(&root, &o2));
+    OK(fj_object_find(&o2, "a", &v));
+    OK(fj_value_get_array(&v, &a));
+    size_t count;
+    OK(fj_array_count(&a, &count));
+    assert_int_equal(count, 3);
+  }
+}
+
+/* ---- depth ------------------------------------------------------------------- */
+
+static void depth_option(void **state) {
+  fixture *f = *state;
+  fj_parser *p;
+  fj_parser_options opts = {0};
+  opts.max_depth = 3;
+  OK(fj_parser_new(&p, &opts));
+  fj_value root, el;
+  fj_array a[4];
+  /* exactly three levels is fine */
+  OK(parse_on(f, p, "[[[7]]]", &root));
+  OK(fj_value_get_array(&root, &a[0]));
+  OK(fj_array_next(&a[0], &el));
+  OK(fj_value_get_array(&el, &a[1]));
+  OK(fj_array_next(&a[1], &el));
+  OK(fj_value_get_array(&el, &a[2]));
+  OK(fj_array_next(&a[2], &el));
+  assert_int_equal(get_i64(&el), 7);
+  OK(fj_parser_validate(p, "[[[7]]]", 7));
+  /* four levels: entering the fourth fails */
+  OK(parse_on(f, p, "[[[[7]]]]", &root));
+  OK(fj_value_get_array(&root, &a[0]));
+  OK(fj_array_next(&a[0], &el));
+  OK(fj_value_get_array(&el, &a[1]));
+  OK(fj_array_next(&a[1], &el));
+  OK(fj_value_get_array(&el, &a[2]));
+  OK(fj_array_next(&a[2], &el));
+  EXPECT(fj_value_get_array(&el, &a[3]), FJ_ERR_DEPTH);
+  assert_location(p, FJ_ERR_DEPTH, 3, 1, 4);
+  /* skipping a too-deep child also reports the depth, not a wrong result */
+  OK(parse_on(f, p, "[[[[7]]], 1]", &root));
+  OK(fj_value_get_array(&root, &a[0]));
+  OK(fj_array_next(&a[0], &el));
+  EXPECT(fj_array_next(&a[0], &el), FJ_ERR_DEPTH);
+  /* objects count as levels too */
+  OK(fj_parser_validate(p, "{\"a\":[{\"b\":1}]}", 15));
+  EXPECT(fj_parser_validate(p, "{\"a\":[{\"b\":[1]}]}", 17), FJ_ERR_DEPTH);
+  assert_location(p, FJ_ERR_DEPTH, 11, 1, 12);
+  EXPECT(fj_parser_validate(p, "[[[[7]]]]", 9), FJ_ERR_DEPTH);
+  assert_location(p, FJ_ERR_DEPTH, 3, 1, 4);
+  fj_parser_free(p);
+}
+
+static void million_brackets(void **state) {
+  fixture *f = *state;
+  const size_t n = 1000000;
+  char *open = malloc(n);
+  assert_non_null(open);
+  memset(open, '[', n);
+  /* validation: the default depth is exceeded at the 1025th bracket */
+  EXPECT(fj_parser_validate(f->p, open, n), FJ_ERR_DEPTH);
+  assert_location(f->p, FJ_ERR_DEPTH, FJ_DEFAULT_MAX_DEPTH, 1, FJ_DEFAULT_MAX_DEPTH + 1);
+  /* the cursor: enter level after level until the limit */
+  fj_value v;
+  fj_array a;
+  OK(fj_parser_parse(f->p, open, n, &v));
+  size_t entered = 0;
+  fj_error err;
+  while ((err = fj_value_get_array(&v, &a)) == FJ_OK) {
+    entered++;
+    err = fj_array_next(&a, &v);
+    if (err) break;
+  }
+  EXPECT(err, FJ_ERR_DEPTH);
+  assert_int_equal(entered, FJ_DEFAULT_MAX_DEPTH);
+  /* bracket-matching helpers must not overflow anything either */
+  OK(fj_parser_parse(f->p, open, n, &v));
+  const char *s;
+  size_t len;
+  EXPECT(fj_value_get_raw(&v, &s, &len), FJ_ERR_DEPTH);
+  OK(fj_value_get_array(&v, &a));
+  size_t count;
+  EXPECT(fj_array_count(&a, &count), FJ_ERR_DEPTH);
+  OK(fj_array_next(&a, &v));
+  EXPECT(fj_value_skip(&v), FJ_ERR_DEPTH);
+  free(open);
+
+  /* balanced: a million [ then a million ] */
+  char *both = malloc(2 * n);
+  assert_non_null(both);
+  memset(both, '[', n);
+  memset(both + n, ']', n);
+  EXPECT(fj_parser_validate(f->p, both, 2 * n), FJ_ERR_DEPTH);
+  /* with a limit high enough, the same document is valid */
+  fj_parser *p;
+  fj_parser_options opts = {0};
+  opts.max_depth = (uint32_t)n;
+  OK(fj_parser_new(&p, &opts));
+  OK(fj_parser_validate(p, both, 2 * n));
+  EXPECT(fj_parser_validate(p, both, 2 * n - 1), FJ_ERR_TRUNCATED);
+  fj_parser_free(p);
+  free(both);
+}
+
+/* ---- trailing content -------------------------------------------------------- */
+
+static void trailing_content(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "[1, 2] 3"), el;
+  fj_array a;
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_array_next(&a, &el));
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 7, 1, 8);
+
+  root = parse(f, "[]]");
+  OK(fj_value_get_array(&root, &a));
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 2, 1, 3);
+
+  root = parse(f, "{\"a\": 1}\n{}");
+  fj_object o;
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_next(&o, NULL, &el));
+  EXPECT(fj_object_next(&o, NULL, &el), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 9, 2, 1);
+
+  /* trailing whitespace is not content */
+  root = parse(f, "[1] \n\t\r ");
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  EXPECT(fj_array_next(&a, &el), FJ_END);
+
+  /* a scalar root followed by more is refused by the parse itself */
+  EXPECT(parse_on(f, f->p, "1 2", &root), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 2, 1, 3);
+  EXPECT(parse_on(f, f->p, "\"a\" \"b\"", &root), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 4, 1, 5);
+}
+
+/* ---- raw text ---------------------------------------------------------------- */
+
+static void raw_of_every_kind(void **state) {
+  fixture *f = *state;
+  const char *json = " { \"s\" : \"a\\\"b\\\\\" , \"n\":-1.5e+3 ,\"t\":true,\"f\":false,"
+                     "\"z\":null,\"a\":[ 1 , [2] ] , \"o\" : {\"k\" : {}},"
+                     "\"big\":123456789012345678901234567890\n} \n";
+  fj_value root = parse(f, json), k, v;
+  {
+    /* the root's raw text: the document without the surrounding whitespace */
+    const char *s;
+    size_t n;
+    OK(fj_value_get_raw(&root, &s, &n));
+    assert_ptr_equal(s, (const char *)f->docs[f->ndocs - 1] + 1);
+    assert_int_equal(n, strlen(json) - 3);
+    assert_memory_equal(s, json + 1, n);
+  }
+  fj_object o;
+  OK(fj_value_get_object(&root, &o));
+  static const char *const want[][2] = {
+      {"\"s\"", "\"a\\\"b\\\\\""}, {"\"n\"", "-1.5e+3"},
+      {"\"t\"", "true"},           {"\"f\"", "false"},
+      {"\"z\"", "null"},           {"\"a\"", "[ 1 , [2] ]"},
+      {"\"o\"", "{\"k\" : {}}"},   {"\"big\"", "123456789012345678901234567890"},
+  };
+  for (size_t i = 0; i < 8; i++) {
+    OK(fj_object_next(&o, &k, &v));
+    assert_raw(&k, want[i][0]);
+    assert_raw(&v, want[i][1]);
+    if (i == 0) assert_str(&v, "a\"b\\");
+    if (i == 6) { /* raw does not move the cursor: the object can still be entered */
+      fj_object inner;
+      fj_value iv;
+      OK(fj_value_get_object(&v, &inner));
+      OK(fj_object_next(&inner, NULL, &iv));
+      assert_raw(&iv, "{}");
+      assert_raw(&v, "{\"k\" : {}}"); /* the entered parent: still the whole text */
+    }
+  }
+  EXPECT(fj_object_next(&o, &k, &v), FJ_END);
+  /* raw of a root scalar at the end of the input */
+  root = parse(f, "  -0.5e-7");
+  assert_raw(&root, "-0.5e-7");
+  root = parse(f, "\"\"");
+  assert_raw(&root, "\"\"");
+  assert_true(fj_value_offset(&root) == 0);
+  root = parse(f, "\n  [1,2]");
+  assert_true(fj_value_offset(&root) == 3);
+}
+
+/* ---- error locations ----------------------------------------------------------- */
+
+static void error_locations(void **state) {
+  fixture *f = *state;
+  /* "[\n  1,\n  x]": x is at offset 9, line 3, column 3 */
+  fj_value root = parse(f, "[\n  1,\n  x]"), el;
+  fj_array a;
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_EXPECTED_VALUE);
+  assert_location(f->p, FJ_ERR_EXPECTED_VALUE, 9, 3, 3);
+
+  /* columns count code points: "é" is two bytes, one column */
+  root = parse(f, "[\"\xc3\xa9\xe2\x82\xac\", 1.5]");
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_array_next(&a, &el));
+  int64_t x;
+  EXPECT(fj_value_get_int64(&el, &x), FJ_ERR_NOT_INTEGER);
+  assert_location(f->p, FJ_ERR_NOT_INTEGER, 10, 1, 8);
+
+  /* a malformed number: the offending byte */
+  root = parse(f, "{\"a\":\r\n 1.e5}");
+  fj_object o;
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "a", &el));
+  double d;
+  EXPECT(fj_value_get_double(&el, &d), FJ_ERR_BAD_NUMBER);
+  assert_location(f->p, FJ_ERR_BAD_NUMBER, 10, 2, 4);
+
+  /* stage-1 errors from the parse itself */
+  EXPECT(parse_on(f, f->p, "[\"ab\ncd\"]", &root), FJ_ERR_CONTROL_CHAR);
+  assert_location(f->p, FJ_ERR_CONTROL_CHAR, 4, 1, 5);
+  EXPECT(parse_on(f, f->p, "\n\n  [\"abc", &root), FJ_ERR_UNCLOSED_STRING);
+  assert_location(f->p, FJ_ERR_UNCLOSED_STRING, 5, 3, 4);
+  EXPECT(parse_on(f, f->p, " \t\n ", &root), FJ_ERR_EMPTY);
+  EXPECT(parse_on(f, f->p, "", &root), FJ_ERR_EMPTY);
+
+  /* a successful parse clears the last error */
+  root = parse(f, "[]");
+  fj_location loc;
+  EXPECT(fj_parser_last_error(f->p, &loc), FJ_OK);
+}
+
+/* ---- a real document --------------------------------------------------------- */
+
+static void twitter_walk(void **state) {
+  fixture *f = *state;
+  size_t size;
+  char *buf = (char *)fj_test_read_file(FJ_DATA_DIR "/corpus/twitter.json", &size);
+  if (!buf) skip();
+  fj_value root, v, st;
+  fj_object o, so, user;
+  fj_array statuses;
+  OK(fj_parser_parse(f->p, buf, size, &root));
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "search_metadata", &v)); /* out of order: the last field first */
+  fj_object md;
+  OK(fj_value_get_object(&v, &md));
+  OK(fj_object_find(&md, "count", &v));
+  assert_int_equal(get_i64(&v), 100);
+  OK(fj_object_find(&md, "max_id_str", &v));
+  assert_str(&v, "505874924095815681");
+  OK(fj_object_find(&o, "statuses", &v));
+  OK(fj_value_get_array(&v, &statuses));
+  size_t count;
+  OK(fj_array_count(&statuses, &count));
+  assert_int_equal(count, 100);
+  /* statuses/0: id, id_str (agree with each other), user.screen_name */
+  OK(fj_array_next(&statuses, &st));
+  OK(fj_value_get_object(&st, &so));
+  OK(fj_object_find(&so, "id_str", &v));
+  assert_str(&v, "505874924095815681");
+  OK(fj_object_find(&so, "id", &v)); /* before id_str: wraps around */
+  uint64_t id;
+  OK(fj_value_get_uint64(&v, &id));
+  assert_true(id == 505874924095815681ull);
+  OK(fj_object_find(&so, "user", &v));
+  OK(fj_value_get_object(&v, &user));
+  OK(fj_object_find(&user, "screen_name", &v));
+  assert_str(&v, "ayuu0123");
+  /* every status has a user with an integer id; none is skipped or doubled */
+  size_t n = 1;
+  fj_error err;
+  while ((err = fj_array_next(&statuses, &st)) == FJ_OK) {
+    OK(fj_value_get_object(&st, &so));
+    OK(fj_object_find(&so, "user", &v));
+    OK(fj_value_get_object(&v, &user));
+    OK(fj_object_find(&user, "id", &v));
+    OK(fj_value_get_uint64(&v, &id));
+    assert_true(id > 0);
+    n++;
+  }
+  EXPECT(err, FJ_END);
+  assert_int_equal(n, 100);
+  free(buf);
+}
+
+/* parser.h: "On FJ_ERR_NO_SUCH_FIELD the cursor is where it was." A value
+ * that was found but not yet read must still be readable after a miss. */
+static void missing_field_keeps_found_value(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "{\"a\": [1, 2], \"b\": {\"c\": 3}}"), va, vb, v;
+  fj_object o, ob;
+  fj_array arr;
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "a", &va));
+  EXPECT(fj_object_find(&o, "zz", &v), FJ_ERR_NO_SUCH_FIELD);
+  OK(fj_value_get_array(&va, &arr)); /* the cursor is still on "a"'s value */
+  OK(fj_array_next(&arr, &v));
+  assert_int_equal(get_i64(&v), 1);
+  OK(fj_object_find(&o, "b", &vb));
+  EXPECT(fj_object_find(&o, "a2", &v), FJ_ERR_NO_SUCH_FIELD);
+  OK(fj_value_get_object(&vb, &ob));
+  OK(fj_object_find(&ob, "c", &v));
+  assert_int_equal(get_i64(&v), 3);
+}
+
+/* fj_object_findn() accepts key NULL with key_len 0 (it only refuses NULL
+ * with a length): that is the empty key. Run under UBSan: no memcmp on NULL. */
+static void find_empty_key_null_pointer(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "{\"x\": 0, \"\": 1}"), v;
+  fj_object o;
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "", &v));
+  assert_int_equal(get_i64(&v), 1);
+  OK(fj_object_findn(&o, NULL, 0, &v));
+  assert_int_equal(get_i64(&v), 1);
+  EXPECT(fj_object_findn(&o, NULL, 1, &v), FJ_ERR_INVALID_ARG);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(types_of_every_kind, setup, teardown),
+      cmocka_unit_test_setup_teardown(scalar_getters, setup, teardown),
+      cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
+      cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
+      cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
+      cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(object_next_and_find, setup, teardown),
+      cmocka_unit_test_setup_teardown(missing_field_keeps_cursor, setup, teardown),
+      cmocka_unit_test_setup_teardown(object_syntax_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(skipping_unread_and_partial, setup, teardown),
+      cmocka_unit_test_setup_teardown(misuse_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(rewind_restarts, setup, teardown),
+      cmocka_unit_test_setup_teardown(depth_option, setup, teardown),
+      cmocka_unit_test_setup_teardown(million_brackets, setup, teardown),
+      cmocka_unit_test_setup_teardown(trailing_content, setup, teardown),
+      cmocka_unit_test_setup_teardown(raw_of_every_kind, setup, teardown),
+      cmocka_unit_test_setup_teardown(error_locations, setup, teardown),
+      cmocka_unit_test_setup_teardown(twitter_walk, setup, teardown),
+      cmocka_unit_test_setup_teardown(missing_field_keeps_found_value, setup, teardown),
+      /* last: under UBSan a failure here ends the program */
+      cmocka_unit_test_setup_teardown(find_empty_key_null_pointer, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
