@@ -12,6 +12,8 @@
 #include "fastjson/file.h"
 #include "fastjson/kernel.h"
 #include "fastjson/parser.h"
+#include "fastjson/sink.h"
 #include "fastjson/text.h"
+#include "fastjson/writer.h"
 
 #endif

@@ -10,18 +10,13 @@
 
 #include "fastjson/error.h"
 #include "fastjson/parser.h"
+#include "fastjson/sink.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Where output goes: `write` is called with consecutive chunks of output
- *  (`len` bytes at `bytes`, valid only during the call) and returns FJ_OK, or
- *  an error that stops the output and is returned to the caller. */
-typedef struct fj_sink {
-  fj_error (*write)(void *ctx, const void *bytes, size_t len);
-  void *ctx;
-} fj_sink;
+/* fj_sink: see fastjson/sink.h */
 
 /** Pretty-printing options. Zero-initialised means 2 spaces. */
 typedef struct fj_pretty_options {

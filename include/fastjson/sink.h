@@ -1,0 +1,86 @@
+/* libfastjson — sinks: where written JSON goes.
+ *
+ * A sink is a callback with a context. Ready-made sinks write into a
+ * growable buffer the caller can take the bytes from (fj_buffer), into a
+ * fixed caller buffer that reports the size it would have needed
+ * (fj_fixed_buffer), or to a stdio stream. The writer (fastjson/writer.h)
+ * recognises the two buffer sinks and writes into their memory directly. */
+#ifndef FASTJSON_SINK_H
+#define FASTJSON_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fastjson/error.h"
+#include "fastjson/parser.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Where output goes: `write` is called with consecutive chunks of output
+ *  (`len` bytes at `bytes`, valid only during the call) and returns FJ_OK, or
+ *  an error that stops the output and is returned to the caller. */
+typedef struct fj_sink {
+  fj_error (*write)(void *ctx, const void *bytes, size_t len);
+  void *ctx;
+} fj_sink;
+
+/** A growable byte buffer. Zero-initialise it (`fj_buffer b = {0};`): empty,
+ *  with the C library's allocator. Output is appended after `len`; `data` is
+ *  owned by the buffer until fj_buffer_take(). Not thread-safe. */
+typedef struct fj_buffer {
+  uint8_t *data;                 /**< the bytes, or NULL while empty */
+  size_t len;                    /**< bytes of output in `data` */
+  size_t cap;                    /**< bytes allocated at `data` */
+  const fj_allocator *allocator; /**< NULL: malloc/realloc/free; must outlive the buffer */
+} fj_buffer;
+
+/** A sink appending to `buf` (which must outlive the sink's use). Its write
+ *  returns FJ_OK, or FJ_ERR_NOMEM (the buffer is then unchanged). A writer
+ *  given this sink grows and fills `buf` directly, keeps `data[len]` a NUL
+ *  after fj_writer_finish() (not counted in `len`), and updates `len` at
+ *  every fj_writer_flush() and fj_writer_finish(). */
+FJ_API fj_sink fj_sink_buffer(fj_buffer *buf);
+
+/** Gives the caller the buffer's bytes: *data receives `len` bytes followed
+ *  by a NUL (NULL when nothing was ever written), *len their count; the
+ *  buffer is left empty and can be reused. The memory is shrunk to exactly
+ *  `len + 1` bytes: release it with free() when `allocator` was NULL, else
+ *  with the allocator's free(ctx, data, len + 1).
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG if an argument is NULL; FJ_ERR_NOMEM
+ *          (the buffer is then unchanged). */
+FJ_API fj_error fj_buffer_take(fj_buffer *buf, void **data, size_t *len);
+
+/** Frees the buffer's memory and leaves it empty (reusable). NULL is ignored. */
+FJ_API void fj_buffer_free(fj_buffer *buf);
+
+/** The caller's fixed memory. Set `data` and `cap`, and zero `len` and
+ *  `needed`. Nothing is ever written past `data + cap`. */
+typedef struct fj_fixed_buffer {
+  void *data;    /**< caller's memory; only the first `len` bytes are output */
+  size_t cap;    /**< size of `data` in bytes */
+  size_t len;    /**< bytes stored: always a prefix of the output, <= cap */
+  size_t needed; /**< bytes the whole output takes; > cap means it did not fit */
+} fj_fixed_buffer;
+
+/** A sink storing into `fb` (which must outlive the sink's use). Its write
+ *  stores the chunk and returns FJ_OK if it fits; otherwise it stores
+ *  nothing of it, adds its length to `needed` and returns
+ *  FJ_ERR_BUFFER_TOO_SMALL (as do all later writes, which only count).
+ *  A writer given this sink writes into `data` directly and never stops at
+ *  an overflow: it keeps counting, so that after fj_writer_finish() returns
+ *  FJ_ERR_BUFFER_TOO_SMALL, `needed` is the exact size of the whole output
+ *  (plan a buffer of that size and write again). */
+FJ_API fj_sink fj_sink_fixed(fj_fixed_buffer *fb);
+
+/** A sink writing to `stream` with fwrite() (no flush: call fflush() or
+ *  fclose() yourself). Its write returns FJ_OK, or FJ_ERR_IO if fwrite()
+ *  writes less than asked. `stream` must stay open during the sink's use. */
+FJ_API fj_sink fj_sink_file(FILE *stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,193 @@
+/* libfastjson — the streaming writer: events in, JSON text (RFC 8259) out.
+ *
+ * Call begin/end for arrays and objects, fj_writer_key() before each object
+ * member, and one call per scalar value; the writer places commas, colons
+ * and (when pretty) newlines and indentation. Misuse is refused with an
+ * error and writes nothing, so the output is never broken JSON: a value
+ * where a key is due, a key where a value is due, an end that matches no
+ * begin, a second root value, finishing an incomplete document.
+ *
+ *   fj_buffer out = {0};
+ *   fj_writer *w;
+ *   fj_writer_new(&w, NULL, fj_sink_buffer(&out));
+ *   fj_writer_begin_object(w);
+ *   fj_writer_key(w, "pi");
+ *   fj_writer_double(w, 3.14159);
+ *   fj_writer_end_object(w);
+ *   fj_writer_finish(w);          // out.data = {"pi":3.14159}, NUL-terminated
+ *   fj_writer_free(w);
+ *
+ * Numbers: integers exactly; doubles as the shortest decimal that reads
+ * back to the same double (Schubfach: R. Giulietti, "The Schubfach way to
+ * render doubles", 2020), JavaScript's choice of notation — fixed when the
+ * decimal exponent x of d.ddd * 10^x is in [-6, 21), else d.ddde[-]x — but
+ * an integral value keeps ".0" ("1.0", "1e21", "1.5e-7", "-0.0").
+ * Strings: escaped per RFC 8259 section 7 (\" \\ \b \f \n \r \t, \u00xx for
+ * the other control characters, lower-case hex).
+ *
+ * A writer is not thread-safe; distinct writers are independent. */
+#ifndef FASTJSON_WRITER_H
+#define FASTJSON_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastjson/error.h"
+#include "fastjson/parser.h"
+#include "fastjson/sink.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Writer option bits (fj_writer_options.flags). */
+enum fj_write_flags {
+  /** One member or element per line, indented, `": "` after keys, `[]`/`{}`
+   *  for empty containers, a final newline (as fj_pretty()). */
+  FJ_WRITE_PRETTY = 1u << 0,
+  /** With FJ_WRITE_PRETTY: indent with tabs instead of spaces. */
+  FJ_WRITE_TABS = 1u << 1,
+  /** Write every non-ASCII character as \uxxxx (a UTF-16 surrogate pair
+   *  beyond U+FFFF), so the output is pure ASCII. Implies UTF-8 validation. */
+  FJ_WRITE_ESCAPE_UNICODE = 1u << 2,
+  /** Write '/' as "\/" (for embedding in HTML <script>). */
+  FJ_WRITE_ESCAPE_SLASH = 1u << 3,
+  /** Do not check that strings and keys are UTF-8 (RFC 3629); their bytes
+   *  are copied as they are. Ignored with FJ_WRITE_ESCAPE_UNICODE. */
+  FJ_WRITE_NO_VALIDATE_UTF8 = 1u << 4,
+  /** Replace each invalid UTF-8 sequence (its maximal subpart, as Unicode
+   *  section 3.9 recommends) by U+FFFD instead of failing with FJ_ERR_UTF8. */
+  FJ_WRITE_REPLACE_INVALID_UTF8 = 1u << 5,
+  /** Write NaN and infinities as `null` instead of failing with
+   *  FJ_ERR_NUMBER_RANGE. */
+  FJ_WRITE_NONFINITE_AS_NULL = 1u << 6
+};
+
+/** Options for fj_writer_new(). Zero-initialise, then set what you need:
+ *  zero means the default (compact output, UTF-8 checked). */
+typedef struct fj_writer_options {
+  /** FJ_WRITE_* bits. */
+  uint32_t flags;
+  /** With FJ_WRITE_PRETTY: spaces (or tabs) per level, at most 16;
+   *  0 means 2 spaces (or 1 tab). */
+  uint32_t indent;
+  /** Deepest nesting of arrays and objects, at most 1 << 20
+   *  (0: FJ_DEFAULT_MAX_DEPTH). */
+  uint32_t max_depth;
+  /** Allocation hooks; NULL means malloc/realloc/free. The structure is
+   *  copied; the functions must stay valid for the writer's lifetime. */
+  const fj_allocator *allocator;
+} fj_writer_options;
+
+/** A writer: the nesting state and an output buffer. Opaque. */
+typedef struct fj_writer fj_writer;
+
+/** Most bytes fj_format_double() writes. */
+#define FJ_DOUBLE_MAX_CHARS 32
+
+/** Creates a writer for one document (see fj_writer_reset() to reuse it).
+ *  Output goes to `sink` (fastjson/sink.h): the buffer sinks are filled
+ *  directly; other sinks receive chunks of up to 64 KiB from the writer's
+ *  buffer when it fills and at fj_writer_flush()/fj_writer_finish().
+ *  @param out   receives the writer; free it with fj_writer_free().
+ *  @param opts  options, or NULL for the defaults.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` or `sink.write` is NULL, an
+ *          allocator function is NULL, indent > 16 or max_depth > 1 << 20;
+ *          FJ_ERR_NOMEM. */
+FJ_API fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink sink);
+
+/** Starts a new document on `sink`, keeping the options and memory. Output
+ *  still buffered for the previous sink is dropped (finish first).
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG if `w` or `sink.write` is NULL. */
+FJ_API fj_error fj_writer_reset(fj_writer *w, fj_sink sink);
+
+/** Frees the writer (not the sink's buffer). Output not yet flushed is lost.
+ *  NULL is ignored. */
+FJ_API void fj_writer_free(fj_writer *w);
+
+/* Events. Each returns FJ_OK or one of:
+ *  - FJ_ERR_EXPECTED_KEY: a value (or begin) inside an object where a key is due;
+ *  - FJ_ERR_EXPECTED_VALUE: a key where a value is due (in an array, at the
+ *    root, or right after a key), or an end right after a key;
+ *  - FJ_ERR_WRONG_TYPE: fj_writer_end_array() in an object or
+ *    fj_writer_end_object() in an array;
+ *  - FJ_ERR_TRAILING_CONTENT: any event after the root value is complete;
+ *  - FJ_ERR_INVALID_ARG: `w` is NULL, or a NULL pointer with a length > 0;
+ *  (nothing is written and the state is unchanged after those), or
+ *  - the sink's error (FJ_ERR_NOMEM for the buffer sink, FJ_ERR_IO for a
+ *    stream, your callback's): the output is then incomplete and every later
+ *    call that passes the checks above returns that error again (the checks
+ *    come first: misuse is reported as misuse).
+ * Only the extra errors are listed with each function. */
+
+/** Begins an object `{`. Also FJ_ERR_DEPTH beyond max_depth. */
+FJ_API fj_error fj_writer_begin_object(fj_writer *w);
+/** Ends the innermost object `}`. */
+FJ_API fj_error fj_writer_end_object(fj_writer *w);
+/** Begins an array `[`. Also FJ_ERR_DEPTH beyond max_depth. */
+FJ_API fj_error fj_writer_begin_array(fj_writer *w);
+/** Ends the innermost array `]`. */
+FJ_API fj_error fj_writer_end_array(fj_writer *w);
+
+/** The next member's key: `len` bytes of UTF-8 at `key` (bytes, not code
+ *  points; the caller keeps ownership; NUL bytes are written as \u0000).
+ *  Duplicate keys are not detected. Also FJ_ERR_UTF8 (see FJ_WRITE_* for
+ *  validation and replacement). */
+FJ_API fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len);
+/** fj_writer_keyn() of a NUL-terminated key. */
+FJ_API fj_error fj_writer_key(fj_writer *w, const char *key);
+
+/** A string value of `len` bytes of UTF-8 at `s`, escaped as needed. Also
+ *  FJ_ERR_UTF8 unless FJ_WRITE_NO_VALIDATE_UTF8 or _REPLACE_INVALID_UTF8. */
+FJ_API fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len);
+/** fj_writer_stringn() of a NUL-terminated string. */
+FJ_API fj_error fj_writer_string(fj_writer *w, const char *s);
+
+/** An integer, exactly, in decimal. */
+FJ_API fj_error fj_writer_int64(fj_writer *w, int64_t v);
+/** An unsigned integer, exactly, in decimal. */
+FJ_API fj_error fj_writer_uint64(fj_writer *w, uint64_t v);
+/** A double as the shortest decimal that reads back to it (see the top of
+ *  this header). Also FJ_ERR_NUMBER_RANGE for NaN and infinities (JSON has
+ *  no such numbers) unless FJ_WRITE_NONFINITE_AS_NULL. */
+FJ_API fj_error fj_writer_double(fj_writer *w, double v);
+/** `true` or `false`. */
+FJ_API fj_error fj_writer_bool(fj_writer *w, bool v);
+/** `null`. */
+FJ_API fj_error fj_writer_null(fj_writer *w);
+/** `len` bytes of pre-encoded JSON written as one value, unchanged and
+ *  unchecked: the caller vouches for it being exactly one valid value. */
+FJ_API fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len);
+
+/** Passes all buffered output to the sink (and updates a buffer sink's
+ *  `len`, or a fixed buffer's `len` and `needed`). The document may be
+ *  incomplete. @return FJ_OK; FJ_ERR_INVALID_ARG; the sink's error. */
+FJ_API fj_error fj_writer_flush(fj_writer *w);
+
+/** Ends the document: checks that exactly one complete root value was
+ *  written, adds the final newline when pretty, and flushes. A buffer sink's
+ *  data is then NUL-terminated. Calling it again does nothing more.
+ *  @return FJ_OK; FJ_ERR_EMPTY if no value was written; FJ_ERR_TRUNCATED if
+ *          an array or object is open, or a key waits for its value (nothing
+ *          is flushed then: write the rest and call again);
+ *          FJ_ERR_BUFFER_TOO_SMALL if the output did not fit a fixed buffer
+ *          (its `needed` is then the exact size); FJ_ERR_INVALID_ARG; the
+ *          sink's error. */
+FJ_API fj_error fj_writer_finish(fj_writer *w);
+
+/** The number of output bytes produced so far (including buffered ones),
+ *  into *bytes. @return FJ_OK; FJ_ERR_INVALID_ARG if an argument is NULL. */
+FJ_API fj_error fj_writer_size(const fj_writer *w, size_t *bytes);
+
+/** Formats a finite double as fj_writer_double() does, without a NUL, into
+ *  `buf` of `cap` bytes, and its length into *len. Thread-safe.
+ *  @return FJ_OK; FJ_ERR_NUMBER_RANGE for NaN or an infinity;
+ *          FJ_ERR_BUFFER_TOO_SMALL if cap < FJ_DOUBLE_MAX_CHARS;
+ *          FJ_ERR_INVALID_ARG if `buf` or `len` is NULL. */
+FJ_API fj_error fj_format_double(double v, char *buf, size_t cap, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,234 @@
+/* Shortest round-trip doubles: the Schubfach algorithm.
+ *
+ * Raffaello Giulietti, "The Schubfach way to render doubles" (2020; revised
+ * 2021), https://drive.google.com/file/d/1gp5xv4CAa78SVgCeWfGqqI4FfYYYuNFb
+ * (the design behind Java 19's Double.toString). Written here from the
+ * paper's description:
+ *
+ *  1. v = c * 2^q with integers c, q. Its rounding interval R_v holds the
+ *     reals that round to v: the midpoints to its neighbours, included iff c
+ *     is even (round half to even). The lower neighbour is only half as far
+ *     when c is the smallest normal significand 2^52 (irregular spacing).
+ *  2. Pick k = floor(log10(width of R_v)) so that R_v, scaled by 10^-k,
+ *     is at most 10 wide: it holds at most one multiple of 10, and at least
+ *     one integer among s = floor(v * 10^-k) and s + 1.
+ *  3. Scale the interval bounds by 10^-k with one 64 x 128-bit product each
+ *     against a 126-bit over-approximation g of 10^-k (dtoa_table.h), kept
+ *     as floor plus a sticky bit ("round to odd"). The paper proves that this
+ *     is exact enough to decide every comparison below.
+ *  4. If the one multiple of 10 lies in R_v, it is the shortest (one digit
+ *     fewer); otherwise s or s + 1 — whichever lies in R_v, or the closer to
+ *     v when both do, the even one on a tie.
+ * Trailing zeros of the result are then dropped as the digits are printed. */
+#include "write/dtoa.h"
+
+#include <string.h>
+
+#include "write/dtoa_table.h"
+#include "write/itoa.h"
+
+#define FJ_DBL_MANT_BITS 52
+#define FJ_DBL_C_MIN (UINT64_C(1) << FJ_DBL_MANT_BITS) /* smallest normal significand */
+#define FJ_DBL_Q_MIN (-1074)                           /* exponent of the subnormals */
+
+/* floor(x / 2^s), also for negative x (>> of a negative value is
+ * implementation-defined in C). */
+static inline int floor_shift(int64_t x, int s) {
+  return x >= 0 ? (int)(x >> s) : (int)~(~x >> s);
+}
+/* floor(q * log10(2)) */
+static inline int floor_log10_pow2(int q) {
+  return floor_shift(q * FJ_DTOA_LOG10_2_NUM, FJ_DTOA_LOG10_2_SHIFT);
+}
+/* floor(log10(3/4 * 2^q)) */
+static inline int floor_log10_three_quarters_pow2(int q) {
+  return floor_shift(q * FJ_DTOA_LOG10_2_NUM + FJ_DTOA_LOG10_3Q_NUM, FJ_DTOA_LOG10_2_SHIFT);
+}
+/* floor(e * log2(10)) */
+static inline int floor_log2_pow10(int e) {
+  return floor_shift(e * FJ_DTOA_LOG2_10_NUM, FJ_DTOA_LOG2_10_SHIFT);
+}
+
+/* The 128-bit product of a and b: high half returned, low half in *lo. */
+static inline uint64_t umul128(uint64_t a, uint64_t b, uint64_t *lo) {
+#if defined(__SIZEOF_INT128__)
+  unsigned __int128 p = (unsigned __int128)a * b;
+  *lo = (uint64_t)p;
+  return (uint64_t)(p >> 64);
+#else
+  uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+  uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+  *lo = (mid << 32) | (uint32_t)ll;
+  return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+#endif
+}
+
+/* floor(g * cp / 2^127), with its lowest bit set when bits 64 to 126 of
+ * the product are not all zero: rounding to odd keeps "exactly on a bound"
+ * distinguishable from "just past it". The low 64 bits are left out on
+ * purpose: g exceeds the true scaled power of ten by less than 1, so the
+ * product exceeds the true one by less than cp < 2^64, and an exact true
+ * value must not look inexact (the paper's rop, section 9).
+ * g = {hi, lo} < 2^126 and cp < 2^64: g * cp = y1 2^128 + (y0 + x1) 2^64 + x0
+ * with x = lo * cp and y = hi * cp. */
+static inline uint64_t round_to_odd(const uint64_t g[2], uint64_t cp) {
+  uint64_t x0, y0;
+  uint64_t x1 = umul128(g[1], cp, &x0);
+  uint64_t y1 = umul128(g[0], cp, &y0);
+  uint64_t m0 = y0 + x1; /* bits 64..127, carrying into y1 */
+  uint64_t m1 = y1 + (m0 < x1);
+  uint64_t floor_part = (m1 << 1) | (m0 >> 63);
+  return floor_part | ((m0 << 1) != 0);
+}
+
+typedef struct decimal {
+  uint64_t digits; /* may carry trailing zeros */
+  int exp10;
+} decimal;
+
+/* Schubfach's core for v = c * 2^q (c > 0). Java's Double.toString first
+ * multiplies the tiniest subnormal significands by 10 to always print two
+ * digits ("4.9E-324"); we want the shortest ("5e-324") and do not. */
+static decimal shortest(uint64_t c, int q) {
+  uint64_t out = c & 1; /* an odd significand excludes the interval's bounds */
+  uint64_t cb = c << 2, cbr = cb + 2, cbl;
+  int k;
+  if (c != FJ_DBL_C_MIN || q == FJ_DBL_Q_MIN) {
+    cbl = cb - 2;
+    k = floor_log10_pow2(q);
+  } else { /* the lower neighbour is at half the distance */
+    cbl = cb - 1;
+    k = floor_log10_three_quarters_pow2(q);
+  }
+  int h = q + floor_log2_pow10(-k) + 2; /* in [2, 9]: cb << h stays below 2^64 */
+  const uint64_t *g = fj__pow10_g[k - FJ_DTOA_K_MIN];
+  uint64_t vb = round_to_odd(g, cb << h);   /* 4 v 10^-k, rounded to odd */
+  uint64_t vbl = round_to_odd(g, cbl << h); /* the lower bound, same scale */
+  uint64_t vbr = round_to_odd(g, cbr << h); /* the upper bound */
+  uint64_t s = vb >> 2;
+  /* one digit fewer: the multiple of 10 next to s. (Java guards this with
+   * s >= 100 to keep two digits for the tiniest subnormals, "4.9E-324"; for
+   * s < 10, sp10 = 0 is never inside, as the lower bound is positive.) */
+  uint64_t sp10 = s / 10 * 10, tp10 = sp10 + 10;
+  int upin = vbl + out <= sp10 << 2;
+  int wpin = (tp10 << 2) + out <= vbr;
+  if (upin != wpin) return (decimal){upin ? sp10 : tp10, k};
+  uint64_t t = s + 1;
+  int uin = vbl + out <= s << 2;
+  int win = (t << 2) + out <= vbr;
+  if (uin != win) return (decimal){uin ? s : t, k};
+  /* both in: the closer to v, the even one on a tie (vb is 4 v, s + t is 2 midpoint) */
+  uint64_t mid2 = (s + t) << 1;
+  int pick_s = vb < mid2 || (vb == mid2 && (s & 1) == 0);
+  return (decimal){pick_s ? s : t, k};
+}
+
+/* The shortest decimal of finite, non-zero |v| (bits without the sign). */
+static decimal to_decimal(uint64_t bits) {
+  uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
+  int be = (int)(bits >> FJ_DBL_MANT_BITS);
+  if (be == 0) return shortest(frac, FJ_DBL_Q_MIN); /* subnormal */
+  uint64_t c = frac | FJ_DBL_C_MIN;
+  int q = be - 1075;
+  /* small integers (v < 2^53) are their own shortest decimal */
+  if (q < 0 && q > -FJ_DBL_MANT_BITS - 1) {
+    uint64_t f = c >> -q;
+    if (f << -q == c) return (decimal){f, 0};
+  }
+  return shortest(c, q);
+}
+
+void fj__dtoa_decimal(double v, uint64_t *digits, int *exp10) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  decimal d = to_decimal(bits & ~(UINT64_C(1) << 63));
+  while (d.digits % 10 == 0) {
+    d.digits /= 10;
+    d.exp10++;
+  }
+  *digits = d.digits;
+  *exp10 = d.exp10;
+}
+
+/* Writes the digits of s (0 < s < 10^17) without leading zeros; returns
+ * their count. */
+static inline size_t put_digits(char *out, uint64_t s) {
+  if (s < 100000000u) return fj__put_upto8(out, (uint32_t)s);
+  uint64_t hi = s / 100000000u;
+  uint32_t lo = (uint32_t)(s - hi * 100000000u);
+  size_t n;
+  if (hi >= 100000000u) { /* 17 digits */
+    out[0] = (char)('0' + hi / 100000000u);
+    fj__put8(out + 1, (uint32_t)(hi % 100000000u));
+    n = 9;
+  } else {
+    n = fj__put_upto8(out, (uint32_t)hi);
+  }
+  fj__put8(out + n, lo);
+  return n + 8;
+}
+
+static const char zeros8[8] = {'0', '0', '0', '0', '0', '0', '0', '0'};
+
+size_t fj__dtoa(char *out, double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  char *p = out;
+  if (bits >> 63) *p++ = '-';
+  bits &= ~(UINT64_C(1) << 63);
+  if (bits == 0) {
+    memcpy(p, "0.0", 3);
+    return (size_t)(p - out) + 3;
+  }
+  decimal d = to_decimal(bits);
+  /* digits at p + 1, leaving room to slide the first ones left for a '.' */
+  char *dig = p + 1;
+  size_t n = put_digits(dig, d.digits);
+  int x = d.exp10 + (int)n - 1; /* v = d.ddd * 10^x */
+  while (n > 8 && memcmp(dig + n - 8, zeros8, 8) == 0) n -= 8;
+  while (dig[n - 1] == '0') n--;
+  if (x >= 0 && x < 21) {
+    size_t ip = (size_t)x + 1; /* digits before the point */
+    if (n <= ip) {             /* integral: pad with zeros, then ".0" */
+      memmove(p, dig, n);
+      memset(p + n, '0', ip - n);
+      memcpy(p + ip, ".0", 2);
+      return (size_t)(p - out) + ip + 2;
+    }
+    memmove(p, dig, ip);
+    p[ip] = '.';
+    return (size_t)(p - out) + n + 1;
+  }
+  if (x < 0 && x >= -6) { /* 0.000ddd */
+    size_t z = (size_t)(-x - 1);
+    memmove(p + 2 + z, dig, n);
+    memcpy(p, "0.", 2);
+    memset(p + 2, '0', z);
+    return (size_t)(p - out) + 2 + z + n;
+  }
+  /* d[.ddd]e[-]x */
+  p[0] = dig[0];
+  if (n > 1) {
+    p[1] = '.';
+    p += n + 1;
+  } else {
+    p += 1;
+  }
+  *p++ = 'e';
+  if (x < 0) {
+    *p++ = '-';
+    x = -x;
+  }
+  if (x >= 100) {
+    *p++ = (char)('0' + x / 100);
+    fj__put2(p, (uint32_t)(x % 100));
+    p += 2;
+  } else if (x >= 10) {
+    fj__put2(p, (uint32_t)x);
+    p += 2;
+  } else {
+    *p++ = (char)('0' + x);
+  }
+  return (size_t)(p - out);
+}

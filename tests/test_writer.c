@@ -1,0 +1,901 @@
+/* Tests for src/write (writer.c, sink.c, escape.c, itoa.c):
+ *  - events -> exact expected text, compact and pretty;
+ *  - every output re-read by this library's validator, and (as the
+ *    independent oracle) by Python's json module through popen: a Python
+ *    script rebuilds each document from its event list and compares it with
+ *    json.loads of the output (floats bit for bit, key order kept);
+ *  - random documents (fixed seed): compact, pretty, and escaping options;
+ *    fj_minify(pretty) must equal compact and fj_pretty(compact) the
+ *    writer's pretty output;
+ *  - misuse errors (which write nothing), every sink including fixed-buffer
+ *    overflow with the exact size needed, the options. */
+#define _POSIX_C_SOURCE 200809L
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "fastjson.h"
+
+/* splitmix64 (Steele, Lea, Flood 2014): a reproducible PRNG. */
+static uint64_t rng_state = UINT64_C(0x6A09E667F3BCC908);
+static uint64_t rng(void) {
+  uint64_t z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+/* ---- documents as event lists ---------------------------------------------
+ * An event list drives the writer and is also written out for the Python
+ * oracle, one event per line: { } [ ] k<hex> s<hex> i<int> u<uint> d<hex bits>
+ * t f n. */
+
+typedef enum ev_kind { EV_BO, EV_EO, EV_BA, EV_EA, EV_KEY, EV_STR, EV_I64, EV_U64, EV_DBL, EV_TRUE, EV_FALSE, EV_NULL } ev_kind;
+
+typedef struct event {
+  ev_kind kind;
+  const char *s; /* key or string bytes (owned by the list when `owned`) */
+  size_t n;
+  int64_t i;
+  uint64_t u;
+  double d;
+  bool owned;
+} event;
+
+typedef struct events {
+  event *e;
+  size_t n, cap;
+} events;
+
+static void ev_push(events *l, event e) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 64;
+    l->e = realloc(l->e, l->cap * sizeof *l->e);
+    assert_non_null(l->e);
+  }
+  l->e[l->n++] = e;
+}
+
+static void ev_free(events *l) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->e[i].owned) free((void *)l->e[i].s);
+  free(l->e);
+  memset(l, 0, sizeof *l);
+}
+
+static fj_error ev_play(fj_writer *w, const events *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    const event *e = &l->e[i];
+    fj_error err = FJ_OK;
+    switch (e->kind) {
+    case EV_BO: err = fj_writer_begin_object(w); break;
+    case EV_EO: err = fj_writer_end_object(w); break;
+    case EV_BA: err = fj_writer_begin_array(w); break;
+    case EV_EA: err = fj_writer_end_array(w); break;
+    case EV_KEY: err = fj_writer_keyn(w, e->s, e->n); break;
+    case EV_STR: err = fj_writer_stringn(w, e->s, e->n); break;
+    case EV_I64: err = fj_writer_int64(w, e->i); break;
+    case EV_U64: err = fj_writer_uint64(w, e->u); break;
+    case EV_DBL: err = fj_writer_double(w, e->d); break;
+    case EV_TRUE: err = fj_writer_bool(w, true); break;
+    case EV_FALSE: err = fj_writer_bool(w, false); break;
+    case EV_NULL: err = fj_writer_null(w); break;
+    }
+    if (err) return err;
+  }
+  return fj_writer_finish(w);
+}
+
+static void ev_dump(FILE *f, const events *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    const event *e = &l->e[i];
+    switch (e->kind) {
+    case EV_BO: fputs("{\n", f); break;
+    case EV_EO: fputs("}\n", f); break;
+    case EV_BA: fputs("[\n", f); break;
+    case EV_EA: fputs("]\n", f); break;
+    case EV_KEY:
+    case EV_STR:
+      fputc(e->kind == EV_KEY ? 'k' : 's', f);
+      for (size_t j = 0; j < e->n; j++) fprintf(f, "%02x", (unsigned char)e->s[j]);
+      fputc('\n', f);
+      break;
+    case EV_I64: fprintf(f, "i%" PRId64 "\n", e->i); break;
+    case EV_U64: fprintf(f, "u%" PRIu64 "\n", e->u); break;
+    case EV_DBL: {
+      uint64_t b;
+      memcpy(&b, &e->d, 8);
+      fprintf(f, "d%016" PRIx64 "\n", b);
+      break;
+    }
+    case EV_TRUE: fputs("t\n", f); break;
+    case EV_FALSE: fputs("f\n", f); break;
+    case EV_NULL: fputs("n\n", f); break;
+    }
+  }
+}
+
+/* Writes events with options into a growable buffer; returns the text
+ * (malloc'ed, NUL-terminated) or NULL on a writer error (*err). */
+static char *render(const events *l, const fj_writer_options *opts, size_t *len, fj_error *err) {
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, opts, fj_sink_buffer(&b)), FJ_OK);
+  *err = ev_play(w, l);
+  fj_writer_free(w);
+  void *data;
+  assert_int_equal(fj_buffer_take(&b, &data, len), FJ_OK);
+  if (*err) {
+    free(data);
+    return NULL;
+  }
+  return data;
+}
+
+/* ---- the Python oracle ------------------------------------------------------ */
+
+static const char *oracle_py =
+    "import json, struct, sys\n"
+    "def rebuild(lines):\n"
+    "    stack = [[]]; keys = [None]\n"
+    "    def add(v):\n"
+    "        top = stack[-1]\n"
+    "        if isinstance(top, tuple): top[0].append((keys[-1], v))\n"
+    "        else: top.append(v)\n"
+    "    for ln in lines:\n"
+    "        c, a = ln[0], ln[1:]\n"
+    "        if c == '{': stack.append(([],)); keys.append(None)\n"
+    "        elif c == '[': stack.append([]); keys.append(None)\n"
+    "        elif c in '}]':\n"
+    "            v = stack.pop(); keys.pop(); add(('obj', v[0]) if isinstance(v, tuple) else v)\n"
+    "        elif c == 'k': keys[-1] = bytes.fromhex(a).decode('utf-8')\n"
+    "        elif c == 's': add(bytes.fromhex(a).decode('utf-8'))\n"
+    "        elif c in 'iu': add(int(a))\n"
+    "        elif c == 'd': add(('f', int(a, 16)))\n"
+    "        elif c == 't': add(True)\n"
+    "        elif c == 'f': add(False)\n"
+    "        elif c == 'n': add(None)\n"
+    "    return stack[0][0]\n"
+    "def norm(v):\n"
+    "    if isinstance(v, float): return ('f', struct.unpack('<Q', struct.pack('<d', v))[0])\n"
+    "    if isinstance(v, list): return [norm(x) for x in v]\n"
+    "    if isinstance(v, tuple) and v[0] == 'obj': return ('obj', [(k, norm(x)) for k, x in v[1]])\n"
+    "    return v\n"
+    "def bad(c): raise ValueError('non-standard constant ' + c)\n"
+    "fails = 0\n"
+    "for line in sys.stdin:\n"
+    "    evf, outf = line.split()\n"
+    "    want = rebuild(open(evf).read().split('\\n')[:-1])\n"
+    "    text = open(outf, 'rb').read().decode('utf-8')\n"
+    "    try:\n"
+    "        got = json.loads(text, parse_constant=bad,\n"
+    "                         object_pairs_hook=lambda p: ('obj', p))\n"
+    "    except ValueError as e:\n"
+    "        print('PARSE', outf, e); fails += 1; continue\n"
+    "    if norm(got) != want:\n"
+    "        print('DIFF', outf); fails += 1\n"
+    "print('checked', fails)\n";
+
+typedef struct oracle {
+  char dir[64];
+  FILE *list; /* pairs "events-file output-file" */
+  size_t count;
+} oracle;
+
+static void oracle_open(oracle *o) {
+  snprintf(o->dir, sizeof o->dir, "/tmp/fj_test_writer_XXXXXX");
+  assert_non_null(mkdtemp(o->dir));
+  char path[128];
+  snprintf(path, sizeof path, "%s/list", o->dir);
+  o->list = fopen(path, "w");
+  assert_non_null(o->list);
+  o->count = 0;
+}
+
+static void oracle_add(oracle *o, const events *l, const char *text, size_t len) {
+  char ev[128], out[128];
+  snprintf(ev, sizeof ev, "%s/%zu.ev", o->dir, o->count);
+  snprintf(out, sizeof out, "%s/%zu.json", o->dir, o->count);
+  o->count++;
+  FILE *f = fopen(ev, "w");
+  assert_non_null(f);
+  ev_dump(f, l);
+  fclose(f);
+  f = fopen(out, "wb");
+  assert_non_null(f);
+  fwrite(text, 1, len, f);
+  fclose(f);
+  fprintf(o->list, "%s %s\n", ev, out);
+}
+
+/* Runs Python over everything added; skips (not fails) without python3. */
+static void oracle_run(oracle *o) {
+  fclose(o->list);
+  char script[128], cmd[512];
+  snprintf(script, sizeof script, "%s/oracle.py", o->dir);
+  FILE *f = fopen(script, "w");
+  assert_non_null(f);
+  fputs(oracle_py, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "python3 %s < %s/list", script, o->dir);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  char line[1024];
+  long fails = -1;
+  while (fgets(line, sizeof line, p)) {
+    if (sscanf(line, "checked %ld", &fails) == 1) continue;
+    print_message("python: %s", line);
+  }
+  int status = pclose(p);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", o->dir);
+  if (system(cmd) != 0) print_message("could not remove %s\n", o->dir);
+  if (fails < 0 && status != 0) {
+    print_message("python3 not available: the Python oracle was skipped\n");
+    return;
+  }
+  print_message("python oracle: %zu outputs, %ld failures\n", o->count, fails);
+  assert_int_equal(fails, 0);
+}
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+static fj_parser *parser(void) {
+  static fj_parser *p;
+  if (!p) assert_int_equal(fj_parser_new(&p, NULL), FJ_OK);
+  return p;
+}
+
+static void assert_valid_json(const char *text, size_t len) {
+  fj_error err = fj_parser_validate(parser(), text, len);
+  if (err) print_message("invalid (%s): %.*s\n", fj_error_name(err), (int)len, text);
+  assert_int_equal(err, FJ_OK);
+}
+
+#define EV(k) ((event){.kind = (k)})
+#define EVS(k, str) ((event){.kind = (k), .s = (str), .n = sizeof(str) - 1})
+#define EVI(v) ((event){.kind = EV_I64, .i = (v)})
+#define EVU(v) ((event){.kind = EV_U64, .u = (v)})
+#define EVD(v) ((event){.kind = EV_DBL, .d = (v)})
+
+static events ev_list(const event *e, size_t n) {
+  events l = {0};
+  for (size_t i = 0; i < n; i++) ev_push(&l, e[i]);
+  return l;
+}
+
+/* The sample document of the exact-text tests. */
+static events sample(void) {
+  const event e[] = {
+      EV(EV_BO),
+      EVS(EV_KEY, "name"), EVS(EV_STR, "fast\"json\"\n\t\\ /\x01\x1f caf\xc3\xa9 \xf0\x9f\x98\x80"),
+      EVS(EV_KEY, "ints"), EV(EV_BA), EVI(0), EVI(-1), EVI(INT64_MIN), EVI(INT64_MAX),
+      EVU(UINT64_MAX), EVU(1234567890123ULL), EV(EV_EA),
+      EVS(EV_KEY, "doubles"), EV(EV_BA), EVD(0.5), EVD(-0.0), EVD(1e21), EVD(1e-7), EVD(100.0), EV(EV_EA),
+      EVS(EV_KEY, "empty"), EV(EV_BO), EV(EV_EO),
+      EVS(EV_KEY, "none"), EV(EV_BA), EV(EV_EA),
+      EVS(EV_KEY, "lits"), EV(EV_BA), EV(EV_TRUE), EV(EV_FALSE), EV(EV_NULL), EV(EV_EA),
+      EVS(EV_KEY, ""), EVS(EV_STR, ""),
+      EV(EV_EO)};
+  return ev_list(e, sizeof e / sizeof *e);
+}
+
+static const char sample_compact[] =
+    "{\"name\":\"fast\\\"json\\\"\\n\\t\\\\ /\\u0001\\u001f caf\xc3\xa9 \xf0\x9f\x98\x80\","
+    "\"ints\":[0,-1,-9223372036854775808,9223372036854775807,18446744073709551615,1234567890123],"
+    "\"doubles\":[0.5,-0.0,1e21,1e-7,100.0],\"empty\":{},\"none\":[],\"lits\":[true,false,null],"
+    "\"\":\"\"}";
+
+static const char sample_pretty[] =
+    "{\n"
+    "  \"name\": \"fast\\\"json\\\"\\n\\t\\\\ /\\u0001\\u001f caf\xc3\xa9 \xf0\x9f\x98\x80\",\n"
+    "  \"ints\": [\n    0,\n    -1,\n    -9223372036854775808,\n    9223372036854775807,\n"
+    "    18446744073709551615,\n    1234567890123\n  ],\n"
+    "  \"doubles\": [\n    0.5,\n    -0.0,\n    1e21,\n    1e-7,\n    100.0\n  ],\n"
+    "  \"empty\": {},\n  \"none\": [],\n"
+    "  \"lits\": [\n    true,\n    false,\n    null\n  ],\n"
+    "  \"\": \"\"\n"
+    "}\n";
+
+/* ---- exact text -------------------------------------------------------------- */
+
+static void test_compact_and_pretty(void **state) {
+  (void)state;
+  events l = sample();
+  size_t len;
+  fj_error err;
+  char *t = render(&l, NULL, &len, &err);
+  assert_int_equal(err, FJ_OK);
+  assert_string_equal(t, sample_compact);
+  assert_int_equal(len, strlen(sample_compact));
+  assert_valid_json(t, len);
+  free(t);
+
+  fj_writer_options o = {.flags = FJ_WRITE_PRETTY};
+  t = render(&l, &o, &len, &err);
+  assert_int_equal(err, FJ_OK);
+  assert_string_equal(t, sample_pretty);
+  assert_valid_json(t, len);
+  free(t);
+
+  o.flags = FJ_WRITE_PRETTY | FJ_WRITE_TABS;
+  t = render(&l, &o, &len, &err);
+  assert_non_null(strstr(t, "{\n\t\"name\": "));
+  assert_non_null(strstr(t, "\n\t\t0,\n"));
+  free(t);
+  o.flags = FJ_WRITE_PRETTY;
+  o.indent = 4;
+  t = render(&l, &o, &len, &err);
+  assert_non_null(strstr(t, "\n        0,\n"));
+  free(t);
+  ev_free(&l);
+
+  /* scalars at the root */
+  const event roots[] = {EVI(42), EVS(EV_STR, "x"), EVD(2.5), EV(EV_NULL), EV(EV_TRUE)};
+  const char *want[] = {"42", "\"x\"", "2.5", "null", "true"};
+  for (size_t i = 0; i < 5; i++) {
+    events r = ev_list(&roots[i], 1);
+    t = render(&r, NULL, &len, &err);
+    assert_string_equal(t, want[i]);
+    free(t);
+    t = render(&r, &(fj_writer_options){.flags = FJ_WRITE_PRETTY}, &len, &err);
+    assert_int_equal(len, strlen(want[i]) + 1);
+    assert_int_equal(t[len - 1], '\n');
+    free(t);
+    ev_free(&r);
+  }
+}
+
+static void test_integers(void **state) {
+  (void)state;
+  /* every power of ten and its neighbours, and random values, against printf */
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  char want[64];
+  for (int i = 0; i < 200000; i++) {
+    uint64_t u;
+    if (i < 20 * 3) {
+      u = 1;
+      for (int k = 0; k < i / 3; k++) u *= 10;
+      u += (uint64_t)(i % 3) - 1;
+    } else {
+      u = rng() >> (rng() % 64);
+    }
+    int64_t s = (int64_t)u;
+    b.len = 0;
+    assert_int_equal(fj_writer_reset(w, fj_sink_buffer(&b)), FJ_OK);
+    assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+    assert_int_equal(fj_writer_uint64(w, u), FJ_OK);
+    assert_int_equal(fj_writer_int64(w, s), FJ_OK);
+    assert_int_equal(fj_writer_end_array(w), FJ_OK);
+    assert_int_equal(fj_writer_finish(w), FJ_OK);
+    snprintf(want, sizeof want, "[%" PRIu64 ",%" PRId64 "]", u, s);
+    assert_string_equal((char *)b.data, want);
+  }
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
+/* ---- misuse ------------------------------------------------------------------ */
+
+static void test_misuse(void **state) {
+  (void)state;
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_ERR_EMPTY);
+  assert_int_equal(fj_writer_key(w, "k"), FJ_ERR_EXPECTED_VALUE);   /* key at the root */
+  assert_int_equal(fj_writer_end_array(w), FJ_ERR_EXPECTED_VALUE);  /* nothing open */
+  assert_int_equal(fj_writer_end_object(w), FJ_ERR_EXPECTED_VALUE);
+  assert_int_equal(fj_writer_begin_object(w), FJ_OK);
+  assert_int_equal(fj_writer_int64(w, 1), FJ_ERR_EXPECTED_KEY);     /* value where a key is due */
+  assert_int_equal(fj_writer_string(w, "v"), FJ_ERR_EXPECTED_KEY);
+  assert_int_equal(fj_writer_begin_array(w), FJ_ERR_EXPECTED_KEY);
+  assert_int_equal(fj_writer_double(w, NAN), FJ_ERR_EXPECTED_KEY);
+  assert_int_equal(fj_writer_raw(w, "1", 1), FJ_ERR_EXPECTED_KEY);
+  assert_int_equal(fj_writer_end_array(w), FJ_ERR_WRONG_TYPE);      /* unbalanced end */
+  assert_int_equal(fj_writer_key(w, "a"), FJ_OK);
+  assert_int_equal(fj_writer_key(w, "b"), FJ_ERR_EXPECTED_VALUE);   /* key after key */
+  assert_int_equal(fj_writer_end_object(w), FJ_ERR_EXPECTED_VALUE); /* key without value */
+  assert_int_equal(fj_writer_finish(w), FJ_ERR_TRUNCATED);
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_key(w, "c"), FJ_ERR_EXPECTED_VALUE);   /* key in an array */
+  assert_int_equal(fj_writer_end_object(w), FJ_ERR_WRONG_TYPE);
+  assert_int_equal(fj_writer_double(w, INFINITY), FJ_ERR_NUMBER_RANGE);
+  assert_int_equal(fj_writer_double(w, NAN), FJ_ERR_NUMBER_RANGE);
+  assert_int_equal(fj_writer_stringn(w, "\xff", 1), FJ_ERR_UTF8);
+  assert_int_equal(fj_writer_stringn(w, NULL, 3), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_stringn(w, NULL, 0), FJ_OK); /* the empty string */
+  assert_int_equal(fj_writer_finish(w), FJ_ERR_TRUNCATED);
+  assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_end_object(w), FJ_OK);
+  assert_int_equal(fj_writer_null(w), FJ_ERR_TRAILING_CONTENT); /* a second root */
+  assert_int_equal(fj_writer_begin_array(w), FJ_ERR_TRAILING_CONTENT);
+  assert_int_equal(fj_writer_key(w, "d"), FJ_ERR_TRAILING_CONTENT);
+  assert_int_equal(fj_writer_end_object(w), FJ_ERR_TRAILING_CONTENT);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK); /* again: nothing more */
+  assert_string_equal((char *)b.data, "{\"a\":[\"\"]}");
+  assert_int_equal(fj_writer_int64(NULL, 1), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_finish(NULL), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_key(w, NULL), FJ_ERR_INVALID_ARG);
+  fj_writer_free(w);
+
+  /* the depth limit */
+  b.len = 0;
+  assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.max_depth = 3}, fj_sink_buffer(&b)),
+                   FJ_OK);
+  for (int i = 0; i < 3; i++) assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_begin_array(w), FJ_ERR_DEPTH);
+  assert_int_equal(fj_writer_begin_object(w), FJ_ERR_DEPTH);
+  for (int i = 0; i < 3; i++) assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_string_equal((char *)b.data, "[[[]]]");
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+
+  /* bad options */
+  assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.indent = 17}, fj_sink_buffer(&b)),
+                   FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_new(&w, NULL, (fj_sink){NULL, NULL}), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_new(NULL, NULL, fj_sink_buffer(&b)), FJ_ERR_INVALID_ARG);
+}
+
+/* ---- options ----------------------------------------------------------------- */
+
+static char *one_string(uint32_t flags, const char *s, size_t n, fj_error *err) {
+  events l = {0};
+  ev_push(&l, EV(EV_BA));
+  ev_push(&l, (event){.kind = EV_STR, .s = s, .n = n});
+  ev_push(&l, EV(EV_EA));
+  size_t len;
+  char *t = render(&l, &(fj_writer_options){.flags = flags}, &len, err);
+  ev_free(&l);
+  return t;
+}
+
+static void expect_escaped(uint32_t flags, const char *in, size_t n, const char *want) {
+  fj_error err;
+  char *t = one_string(flags, in, n, &err);
+  assert_int_equal(err, FJ_OK);
+  if (strcmp(t, want) != 0) print_message("got  %s\nwant %s\n", t, want);
+  assert_string_equal(t, want);
+  assert_valid_json(t, strlen(t));
+  free(t);
+}
+
+static void test_string_options(void **state) {
+  (void)state;
+  const char mixed[] = "a/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f";
+  expect_escaped(0, mixed, sizeof mixed - 1, "[\"a/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f\"]");
+  expect_escaped(FJ_WRITE_ESCAPE_SLASH, mixed, sizeof mixed - 1,
+                "[\"a\\/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f\"]");
+  expect_escaped(FJ_WRITE_ESCAPE_UNICODE, mixed, sizeof mixed - 1,
+                "[\"a/b \\u00e9 \\u20ac \\ud83d\\ude00 \x7f\"]");
+  /* every control character */
+  char ctl[32];
+  for (int i = 0; i < 32; i++) ctl[i] = (char)i;
+  expect_escaped(0, ctl, 32,
+                "[\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
+                "\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018"
+                "\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\"]");
+  /* invalid UTF-8: error by default, U+FFFD per maximal subpart when asked,
+   * bytes as they are without validation */
+  const char *bad[] = {"\x80", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                       "\xf0\x9f\x98", "ab\xe2\x82", "\xff", "\xc3"};
+  const char *replaced[] = {"[\"\xef\xbf\xbd\"]",
+                            "[\"\xef\xbf\xbd\xef\xbf\xbd\"]",
+                            "[\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"]",
+                            "[\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"]",
+                            "[\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"]",
+                            "[\"\xef\xbf\xbd\"]",
+                            "[\"ab\xef\xbf\xbd\"]",
+                            "[\"\xef\xbf\xbd\"]",
+                            "[\"\xef\xbf\xbd\"]"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    fj_error err;
+    char *t = one_string(0, bad[i], strlen(bad[i]), &err);
+    assert_null(t);
+    assert_int_equal(err, FJ_ERR_UTF8);
+    expect_escaped(FJ_WRITE_REPLACE_INVALID_UTF8, bad[i], strlen(bad[i]), replaced[i]);
+    t = one_string(FJ_WRITE_NO_VALIDATE_UTF8, bad[i], strlen(bad[i]), &err);
+    assert_int_equal(err, FJ_OK);
+    assert_int_equal(memcmp(t + 2, bad[i], strlen(bad[i])), 0);
+    free(t);
+  }
+  expect_escaped(FJ_WRITE_REPLACE_INVALID_UTF8 | FJ_WRITE_ESCAPE_UNICODE, "x\xff", 2,
+                "[\"x\\ufffd\"]");
+
+  /* non-finite doubles */
+  events l = {0};
+  ev_push(&l, EV(EV_BA));
+  ev_push(&l, EVD(NAN));
+  ev_push(&l, EVD(-INFINITY));
+  ev_push(&l, EV(EV_EA));
+  size_t len;
+  fj_error err;
+  char *t = render(&l, &(fj_writer_options){.flags = FJ_WRITE_NONFINITE_AS_NULL}, &len, &err);
+  assert_string_equal(t, "[null,null]");
+  free(t);
+  t = render(&l, NULL, &len, &err);
+  assert_null(t);
+  assert_int_equal(err, FJ_ERR_NUMBER_RANGE);
+  ev_free(&l);
+
+  /* raw values */
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_begin_object(w), FJ_OK);
+  assert_int_equal(fj_writer_key(w, "r"), FJ_OK);
+  assert_int_equal(fj_writer_raw(w, "[1, 2]", 6), FJ_OK);
+  assert_int_equal(fj_writer_key(w, "s"), FJ_OK);
+  assert_int_equal(fj_writer_raw(w, "1.50", 4), FJ_OK);
+  assert_int_equal(fj_writer_end_object(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_string_equal((char *)b.data, "{\"r\":[1, 2],\"s\":1.50}");
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
+/* Strings longer than the writer's chunk (4096 bytes), with escapes and
+ * multi-byte characters across chunk boundaries, through every sink. */
+static void test_long_strings(void **state) {
+  (void)state;
+  size_t n = 50000;
+  char *s = malloc(n + 8);
+  assert_non_null(s);
+  size_t i = 0;
+  while (i < n) {
+    switch (rng() % 6) {
+    case 0: memcpy(s + i, "\xf0\x9f\x98\x80", 4); i += 4; break;
+    case 1: memcpy(s + i, "\xe2\x82\xac", 3); i += 3; break;
+    case 2: s[i++] = '"'; break;
+    case 3: s[i++] = '\n'; break;
+    default: s[i++] = (char)('a' + rng() % 26);
+    }
+  }
+  n = i;
+  oracle o;
+  oracle_open(&o);
+  events l = {0};
+  ev_push(&l, EV(EV_BO));
+  ev_push(&l, (event){.kind = EV_KEY, .s = s, .n = n});
+  ev_push(&l, (event){.kind = EV_STR, .s = s, .n = n});
+  ev_push(&l, EV(EV_EO));
+  size_t len;
+  fj_error err;
+  char *t = render(&l, NULL, &len, &err);
+  assert_int_equal(err, FJ_OK);
+  assert_valid_json(t, len);
+  oracle_add(&o, &l, t, len);
+  char *u = render(&l, &(fj_writer_options){.flags = FJ_WRITE_ESCAPE_UNICODE}, &len, &err);
+  assert_int_equal(err, FJ_OK);
+  oracle_add(&o, &l, u, len);
+  free(u);
+  /* the same through a FILE sink */
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_file(f)), FJ_OK);
+  assert_int_equal(ev_play(w, &l), FJ_OK);
+  fj_writer_free(w);
+  long fl = ftell(f);
+  assert_int_equal((size_t)fl, strlen(t));
+  rewind(f);
+  char *back = malloc((size_t)fl);
+  assert_int_equal(fread(back, 1, (size_t)fl, f), (size_t)fl);
+  assert_memory_equal(back, t, (size_t)fl);
+  free(back);
+  fclose(f);
+  free(t);
+  ev_free(&l);
+  oracle_run(&o);
+
+  /* an invalid byte at the end of a long string: refused, nothing written */
+  s[n - 1] = (char)0xff;
+  fj_buffer b = {0};
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_int64(w, 1), FJ_OK);
+  assert_int_equal(fj_writer_stringn(w, s, n), FJ_ERR_UTF8);
+  assert_int_equal(fj_writer_stringn(w, s, 100), FJ_OK);
+  assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_valid_json((char *)b.data, b.len);
+  assert_int_equal(memcmp(b.data, "[1,\"", 4), 0);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+  free(s);
+}
+
+/* ---- sinks ------------------------------------------------------------------- */
+
+typedef struct chunks {
+  char *data;
+  size_t len, calls, fail_after; /* fail once len would pass fail_after */
+} chunks;
+
+static fj_error chunk_write(void *ctx, const void *bytes, size_t len) {
+  chunks *c = ctx;
+  c->calls++;
+  if (c->len + len > c->fail_after) return FJ_ERR_IO;
+  c->data = realloc(c->data, c->len + len + 1);
+  memcpy(c->data + c->len, bytes, len);
+  c->len += len;
+  c->data[c->len] = 0;
+  return FJ_OK;
+}
+
+/* A document of about `items` * 30 bytes. */
+static events big_doc(size_t items) {
+  events l = {0};
+  ev_push(&l, EV(EV_BA));
+  for (size_t i = 0; i < items; i++) {
+    ev_push(&l, EV(EV_BO));
+    ev_push(&l, EVS(EV_KEY, "id"));
+    ev_push(&l, EVI((int64_t)i));
+    ev_push(&l, EVS(EV_KEY, "v"));
+    ev_push(&l, EVD((double)i / 7));
+    ev_push(&l, EV(EV_EO));
+  }
+  ev_push(&l, EV(EV_EA));
+  return l;
+}
+
+static void test_sinks(void **state) {
+  (void)state;
+  events l = big_doc(20000);
+  size_t len;
+  fj_error err;
+  char *want = render(&l, NULL, &len, &err); /* buffer sink: the reference */
+  assert_int_equal(err, FJ_OK);
+  assert_valid_json(want, len);
+  fj_writer *w;
+
+  /* callback: same bytes, in chunks */
+  chunks c = {NULL, 0, 0, SIZE_MAX};
+  assert_int_equal(fj_writer_new(&w, NULL, (fj_sink){chunk_write, &c}), FJ_OK);
+  assert_int_equal(ev_play(w, &l), FJ_OK);
+  assert_int_equal(c.len, len);
+  assert_memory_equal(c.data, want, len);
+  assert_true(c.calls > 1);
+  size_t size;
+  assert_int_equal(fj_writer_size(w, &size), FJ_OK);
+  assert_int_equal(size, len);
+  /* a failing callback: its error comes back and sticks */
+  free(c.data);
+  c = (chunks){NULL, 0, 0, 100000};
+  assert_int_equal(fj_writer_reset(w, (fj_sink){chunk_write, &c}), FJ_OK);
+  assert_int_equal(ev_play(w, &l), FJ_ERR_IO);
+  assert_int_equal(fj_writer_flush(w), FJ_ERR_IO);
+  assert_int_equal(fj_writer_finish(w), FJ_ERR_TRUNCATED); /* misuse is checked first */
+  assert_memory_equal(c.data, want, c.len); /* what got out is a prefix */
+  free(c.data);
+
+  /* fixed buffer: exact fit, one byte short, far too small, none at all */
+  char *mem = malloc(len + 64);
+  for (size_t cap_delta = 0; cap_delta < 4; cap_delta++) {
+    size_t caps[4] = {len, len - 1, 10, 0};
+    fj_fixed_buffer fb = {caps[cap_delta] ? mem : NULL, caps[cap_delta], 0, 0};
+    memset(mem, 'Z', len + 64);
+    assert_int_equal(fj_writer_reset(w, fj_sink_fixed(&fb)), FJ_OK);
+    err = ev_play(w, &l);
+    assert_int_equal(fb.needed, len);
+    assert_true(fb.len <= fb.cap);
+    if (cap_delta == 0) {
+      assert_int_equal(err, FJ_OK);
+      assert_int_equal(fb.len, len);
+      assert_memory_equal(mem, want, len);
+    } else {
+      assert_int_equal(err, FJ_ERR_BUFFER_TOO_SMALL);
+      if (fb.len) assert_memory_equal(mem, want, fb.len);
+    }
+    if (fb.cap) assert_int_equal(mem[fb.cap], 'Z'); /* nothing past the end */
+  }
+  /* small documents that fit exactly, though the writer reserves more */
+  const char tiny_want[] = "[1.5,\"ab\"]";
+  for (size_t cap = 0; cap <= sizeof tiny_want + 1; cap++) {
+    fj_fixed_buffer fb = {mem, cap, 0, 0};
+    assert_int_equal(fj_writer_reset(w, fj_sink_fixed(&fb)), FJ_OK);
+    fj_writer_begin_array(w);
+    fj_writer_double(w, 1.5);
+    fj_writer_string(w, "ab");
+    fj_writer_end_array(w);
+    err = fj_writer_finish(w);
+    assert_int_equal(fb.needed, sizeof tiny_want - 1);
+    assert_int_equal(err, cap >= sizeof tiny_want - 1 ? FJ_OK : FJ_ERR_BUFFER_TOO_SMALL);
+    if (!err) assert_memory_equal(mem, tiny_want, fb.len);
+  }
+  /* the fixed sink used directly (by fj_minify) reports an overflow */
+  fj_fixed_buffer fb = {mem, 5, 0, 0};
+  assert_int_equal(fj_minify(parser(), "[1, 2, 3]", 9, fj_sink_fixed(&fb)), FJ_ERR_BUFFER_TOO_SMALL);
+  free(mem);
+
+  /* FILE */
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  assert_int_equal(fj_writer_reset(w, fj_sink_file(f)), FJ_OK);
+  assert_int_equal(ev_play(w, &l), FJ_OK);
+  assert_int_equal((size_t)ftell(f), len);
+  rewind(f);
+  char *back = malloc(len);
+  assert_int_equal(fread(back, 1, len, f), len);
+  assert_memory_equal(back, want, len);
+  free(back);
+  fclose(f);
+
+  /* buffer: appends after existing content; take ownership */
+  fj_buffer b = {0};
+  for (int rep = 0; rep < 2; rep++) {
+    assert_int_equal(fj_writer_reset(w, fj_sink_buffer(&b)), FJ_OK);
+    assert_int_equal(ev_play(w, &l), FJ_OK);
+  }
+  assert_int_equal(b.len, 2 * len);
+  assert_int_equal(b.data[b.len], 0);
+  void *data;
+  size_t dlen;
+  assert_int_equal(fj_buffer_take(&b, &data, &dlen), FJ_OK);
+  assert_int_equal(dlen, 2 * len);
+  assert_memory_equal(data, want, len);
+  assert_memory_equal((char *)data + len, want, len);
+  assert_null(b.data);
+  free(data);
+  fj_buffer_free(&b);
+  fj_writer_free(w);
+  ev_free(&l);
+  free(want);
+}
+
+/* ---- random documents -------------------------------------------------------- */
+
+static const char *const pieces[] = {"a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\x01", "\x1f",
+                                     "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xef\xbf\xbf",
+                                     "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "hello world ",
+                                     "0123456789abcdef"};
+
+static event random_string(ev_kind kind) {
+  size_t parts = rng() % 4 == 0 ? rng() % 40 : rng() % 6;
+  char *s = malloc(parts * 16 + 1);
+  size_t n = 0;
+  for (size_t i = 0; i < parts; i++) {
+    const char *p = pieces[rng() % (sizeof pieces / sizeof *pieces)];
+    size_t pl = strlen(p);
+    memcpy(s + n, p, pl);
+    n += pl;
+  }
+  if (rng() % 10 == 0) s[n++] = 0; /* an embedded NUL */
+  return (event){.kind = kind, .s = s, .n = n, .owned = true};
+}
+
+static double random_double(void) {
+  for (;;) {
+    uint64_t b = rng();
+    switch (rng() % 4) {
+    case 0: return (double)(int64_t)(rng() % 2000000) / 1000;
+    case 1: return (double)(int32_t)rng();
+    default: {
+      double d;
+      memcpy(&d, &b, 8);
+      if (isfinite(d)) return d;
+    }
+    }
+  }
+}
+
+static void random_value(events *l, int depth) {
+  unsigned r = (unsigned)(rng() % (depth < 6 ? 10 : 7));
+  switch (r) {
+  case 0: ev_push(l, random_string(EV_STR)); break;
+  case 1: ev_push(l, EVI((int64_t)rng() >> (rng() % 64))); break;
+  case 2: ev_push(l, EVU(rng() >> (rng() % 64))); break;
+  case 3: ev_push(l, EVD(random_double())); break;
+  case 4: ev_push(l, EV(rng() % 2 ? EV_TRUE : EV_FALSE)); break;
+  case 5: ev_push(l, EV(EV_NULL)); break;
+  case 6: ev_push(l, EVI(-(int64_t)(rng() % 1000))); break;
+  case 7:
+  case 8: {
+    ev_push(l, EV(EV_BA));
+    size_t k = rng() % 8;
+    for (size_t i = 0; i < k; i++) random_value(l, depth + 1);
+    ev_push(l, EV(EV_EA));
+    break;
+  }
+  default: {
+    ev_push(l, EV(EV_BO));
+    size_t k = rng() % 8;
+    for (size_t i = 0; i < k; i++) {
+      ev_push(l, random_string(EV_KEY));
+      random_value(l, depth + 1);
+    }
+    ev_push(l, EV(EV_EO));
+  }
+  }
+}
+
+static fj_error collect(void *ctx, const void *bytes, size_t len) {
+  fj_buffer *b = ctx;
+  return fj_sink_buffer(b).write(b, bytes, len);
+}
+
+static void test_random_documents(void **state) {
+  (void)state;
+  oracle o;
+  oracle_open(&o);
+  const uint32_t variants[] = {0, FJ_WRITE_PRETTY, FJ_WRITE_ESCAPE_UNICODE | FJ_WRITE_ESCAPE_SLASH,
+                               FJ_WRITE_PRETTY | FJ_WRITE_TABS};
+  size_t docs = 400;
+  for (size_t d = 0; d < docs; d++) {
+    events l = {0};
+    random_value(&l, rng() % 3 == 0 ? 0 : 5);
+    char *compact = NULL, *pretty = NULL;
+    size_t clen = 0, plen = 0;
+    for (size_t v = 0; v < sizeof variants / sizeof *variants; v++) {
+      size_t len;
+      fj_error err;
+      char *t = render(&l, &(fj_writer_options){.flags = variants[v]}, &len, &err);
+      assert_int_equal(err, FJ_OK);
+      assert_int_equal(strlen(t) <= len, true);
+      assert_valid_json(t, len);
+      if (d % 2 == 0 || v == 0) oracle_add(&o, &l, t, len);
+      if (variants[v] & FJ_WRITE_ESCAPE_UNICODE)
+        for (size_t i = 0; i < len; i++) assert_true((unsigned char)t[i] < 0x80);
+      if (v == 0) {
+        compact = t;
+        clen = len;
+      } else if (v == 1) {
+        pretty = t;
+        plen = len;
+      } else {
+        free(t);
+      }
+    }
+    /* the text module agrees: minify(pretty) == compact, pretty(compact) == pretty */
+    fj_buffer m = {0};
+    assert_int_equal(fj_minify(parser(), pretty, plen, (fj_sink){collect, &m}), FJ_OK);
+    assert_int_equal(m.len, clen);
+    assert_memory_equal(m.data, compact, clen);
+    m.len = 0;
+    assert_int_equal(fj_pretty(parser(), compact, clen, NULL, (fj_sink){collect, &m}), FJ_OK);
+    assert_int_equal(m.len, plen);
+    assert_memory_equal(m.data, pretty, plen);
+    fj_buffer_free(&m);
+    free(compact);
+    free(pretty);
+    ev_free(&l);
+  }
+  oracle_run(&o);
+}
+
+static void test_sample_oracle(void **state) {
+  (void)state;
+  oracle o;
+  oracle_open(&o);
+  events l = sample();
+  oracle_add(&o, &l, sample_compact, strlen(sample_compact));
+  oracle_add(&o, &l, sample_pretty, strlen(sample_pretty));
+  ev_free(&l);
+  oracle_run(&o);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_compact_and_pretty), cmocka_unit_test(test_sample_oracle),
+      cmocka_unit_test(test_integers),           cmocka_unit_test(test_misuse),
+      cmocka_unit_test(test_string_options),     cmocka_unit_test(test_long_strings),
+      cmocka_unit_test(test_sinks),              cmocka_unit_test(test_random_documents),
+  };
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  fj_parser_free(parser());
+  return rc;
+}
