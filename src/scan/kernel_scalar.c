@@ -34,7 +34,7 @@ static const uint8_t class_table[256] = {
 static inline void fj_k_load(fj_k_block *blk, const uint8_t *p) { memcpy(blk->b, p, 64); }
 
 static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
-  uint64_t ws = 0, op = 0, quote = 0, bs = 0, ctrl = 0, esc = 0;
+  uint64_t ws = 0, op = 0, quote = 0, bs = 0, ctrl = 0;
   for (int i = 0; i < 64; i++) {
     uint64_t c = class_table[blk->b[i]];
     ws |= (c & 1) << i;
@@ -42,14 +42,18 @@ static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
     quote |= ((c >> 2) & 1) << i;
     bs |= ((c >> 3) & 1) << i;
     ctrl |= ((c >> 4) & 1) << i;
-    esc |= ((c >> 5) & 1) << i;
   }
   m->ws = ws;
   m->op = op;
   m->quote = quote;
   m->backslash = bs;
   m->ctrl = ctrl;
-  m->escapable = esc;
+}
+
+static inline uint64_t fj_k_escapable(const fj_k_block *blk) {
+  uint64_t esc = 0;
+  for (int i = 0; i < 64; i++) esc |= (uint64_t)((class_table[blk->b[i]] >> 5) & 1) << i;
+  return esc;
 }
 
 static inline uint64_t fj_k_prefix_xor(uint64_t x) {

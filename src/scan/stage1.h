@@ -38,7 +38,6 @@ typedef struct fj__masks {
   uint64_t ws;        /* space, \t, \n, \r */
   uint64_t op;        /* { } [ ] : , */
   uint64_t ctrl;      /* bytes below 0x20 */
-  uint64_t escapable; /* bytes allowed after a backslash: " \\ / b f n r t u */
 } fj__masks;
 
 typedef struct fj__kernel {
@@ -58,8 +57,16 @@ const fj__kernel *fj__kernel_active(void);
  * FJ_OK if there is none. */
 fj_error fj__stage1_locate(const uint8_t *buf, size_t len, size_t *err_offset);
 
-/* The kernel entry points (defined in kernel_*.c). */
-fj_error fj__stage1_scalar(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
-                           size_t *err_offset);
+/* The kernel entry points (defined in kernel_*.c; only those of the target
+ * architecture are compiled in, see kernels.cmake). */
+#define FJ__STAGE1_DECLARE(name)                                                                   \
+  fj_error fj__stage1_##name(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,           \
+                             size_t *err_offset);
+FJ__STAGE1_DECLARE(scalar)
+FJ__STAGE1_DECLARE(sse42)
+FJ__STAGE1_DECLARE(avx2)
+FJ__STAGE1_DECLARE(avx512)
+FJ__STAGE1_DECLARE(neon)
+#undef FJ__STAGE1_DECLARE
 
 #endif

@@ -1,0 +1,83 @@
+/* The AVX-512 stage-1 kernel (F, BW, VL and VBMI2, with PCLMULQDQ, BMI1/2,
+ * POPCNT): one 64-byte vector per block, comparisons straight into 64-bit
+ * masks, and a flatten by byte compression. Primitives only; the algorithm
+ * is in simd_block.h and stage1_impl.h. Built with the flags in kernels.cmake. */
+#include <immintrin.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define FJ_K_NAME avx512
+
+typedef __m512i fj_v;
+typedef __mmask64 fj_b;
+#define FJ_V_N 1
+
+static inline fj_v fj_v_load(const uint8_t *p) { return _mm512_loadu_si512((const void *)p); }
+/* The empty asm hides the value from GCC, which would otherwise rebuild the
+ * constant (mov + broadcast) in the loop on every use instead of keeping it
+ * in one of the 32 registers. */
+static inline fj_v fj_v_splat(uint8_t c) {
+  fj_v v = _mm512_set1_epi8((char)c);
+  __asm__("" : "+v"(v));
+  return v;
+}
+/* vpshufb uses the low nibble and zeroes bytes >= 0x80: within the contract */
+static inline fj_v fj_v_lookup(fj_v t, fj_v i) { return _mm512_shuffle_epi8(t, i); }
+static inline fj_v fj_v_and(fj_v a, fj_v b) { return _mm512_and_si512(a, b); }
+static inline fj_v fj_v_or(fj_v a, fj_v b) { return _mm512_or_si512(a, b); }
+static inline fj_v fj_v_xor(fj_v a, fj_v b) { return _mm512_xor_si512(a, b); }
+/* no 8-bit shift: shift 16-bit lanes and drop the bits from the neighbour */
+static inline fj_v fj_v_shr4(fj_v a) {
+  return _mm512_and_si512(_mm512_srli_epi16(a, 4), _mm512_set1_epi8(0x0F));
+}
+static inline fj_v fj_v_subs(fj_v a, fj_v b) { return _mm512_subs_epu8(a, b); }
+/* vpalignr works per 128-bit lane: first build the vector one lane back
+ * ([prev lane 3, cur lanes 0..2]) with a two-source qword permute */
+#define FJ_AVX512_PREV(n)                                                                          \
+  static inline fj_v fj_v_prev##n(fj_v cur, fj_v prev) {                                           \
+    const __m512i back = _mm512_set_epi64(13, 12, 11, 10, 9, 8, 7, 6);                             \
+    return _mm512_alignr_epi8(cur, _mm512_permutex2var_epi64(prev, back, cur), 16 - (n));          \
+  }
+FJ_AVX512_PREV(1)
+FJ_AVX512_PREV(2)
+FJ_AVX512_PREV(3)
+#undef FJ_AVX512_PREV
+static inline fj_b fj_v_eq(fj_v a, fj_v b) { return _mm512_cmpeq_epi8_mask(a, b); }
+static inline fj_b fj_v_le(fj_v a, fj_v b) { return _mm512_cmple_epu8_mask(a, b); }
+static inline uint64_t fj_b_mask(const fj_b b[1]) { return b[0]; }
+static inline bool fj_v_ascii(fj_v a) { return _mm512_movepi8_mask(a) == 0; }
+static inline bool fj_v_zero(fj_v a) { return _mm512_test_epi8_mask(a, a) == 0; }
+
+/* carry-less multiplication by all ones is the prefix XOR */
+static inline uint64_t fj_k_prefix_xor(uint64_t x) {
+  __m128i r = _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8(-1), 0);
+  return (uint64_t)_mm_cvtsi128_si64(r);
+}
+
+/* VBMI2 compresses the byte numbers 0..63 of the set bits to the front; each
+ * group of 16 is widened to 32 bits and stored. Up to 16 entries past the
+ * last real one are written: the index has FJ_INDEX_SLACK for that. */
+#define FJ_K_HAVE_FLATTEN
+static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
+  const __m512i iota = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i b = _mm512_set1_epi32((int)base);
+  __m512i pos = _mm512_maskz_compress_epi8(bits, iota);
+  int count = __builtin_popcountll(bits);
+  _mm512_storeu_si512(out, _mm512_add_epi32(b, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(pos))));
+  if (count > 16) {
+    __m128i p1 = _mm512_extracti32x4_epi32(pos, 1);
+    _mm512_storeu_si512(out + 16, _mm512_add_epi32(b, _mm512_cvtepu8_epi32(p1)));
+    if (count > 32) {
+      __m128i p2 = _mm512_extracti32x4_epi32(pos, 2), p3 = _mm512_extracti32x4_epi32(pos, 3);
+      _mm512_storeu_si512(out + 32, _mm512_add_epi32(b, _mm512_cvtepu8_epi32(p2)));
+      _mm512_storeu_si512(out + 48, _mm512_add_epi32(b, _mm512_cvtepu8_epi32(p3)));
+    }
+  }
+  return out + count;
+}
+
+#include "scan/simd_block.h"
+#include "scan/stage1_impl.h"
