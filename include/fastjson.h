@@ -13,6 +13,7 @@
 #include "fastjson/kernel.h"
 #include "fastjson/parser.h"
 #include "fastjson/sink.h"
+#include "fastjson/stream.h"
 #include "fastjson/text.h"
 #include "fastjson/writer.h"
 

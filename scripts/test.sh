@@ -3,7 +3,7 @@
 # test suite (ctest; tests read ../shared/data and skip what is missing).
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/install-deps.sh gcc make cmake libcmocka-dev python3
+sh scripts/install-deps.sh gcc make cmake libcmocka-dev python3 pkg-config
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFJ_WERROR=ON >/dev/null
 cmake --build build -j"$(nproc)"
 ctest --test-dir build --output-on-failure -j"$(nproc)"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fastjson.h"
 
@@ -18,12 +19,14 @@ static const char *const usage_text =
     "usage: fastjson [--kernel NAME] COMMAND [OPTIONS] FILE...\n"
     "\n"
     "Commands:\n"
-    "  validate FILE...          check that each FILE is valid JSON (RFC 8259)\n"
+    "  validate [--ndjson] FILE...\n"
+    "                            check that each FILE is valid JSON (RFC 8259);\n"
+    "                            --ndjson: one document per line\n"
     "  minify FILE               print FILE without whitespace outside strings\n"
     "  pretty [--indent N] [--tab] FILE\n"
     "                            print FILE indented (N spaces per level, default 2)\n"
     "  get FILE POINTER          print the value at a JSON Pointer (RFC 6901)\n"
-    "  stats FILE                count values, depth and bytes; measure parse speed\n"
+    "  stats [--ndjson] FILE     count values, depth and bytes; measure parse speed\n"
     "\n"
     "FILE may be '-' for standard input. Every command takes --help.\n"
     "\n"
@@ -33,15 +36,33 @@ static const char *const usage_text =
     "  --version       print the version\n"
     "  --help          print this help\n"
     "\n"
-    "Errors are printed as FILE:LINE:COLUMN: message (columns count code points).\n"
-    "Exit status: 0 ok, 1 invalid JSON or nothing at the pointer, 2 usage error,\n"
-    "3 a file could not be read or output could not be written.\n";
+    "Errors are printed as FILE:LINE:COLUMN: message (NAME, byte OFFSET); columns\n"
+    "count code points. They are in colour when standard error is a terminal,\n"
+    "unless NO_COLOR is set or TERM is dumb.\n"
+    "\n"
+    "Environment:\n"
+    "  FASTJSON_KERNEL=NAME   as --kernel NAME\n"
+    "  NO_COLOR               never colour the messages (https://no-color.org)\n"
+    "\n"
+    "Exit status:\n"
+    "  0  success (every FILE valid)\n"
+    "  1  invalid JSON, or nothing at the pointer\n"
+    "  2  usage error (unknown command or option, missing FILE, unusable kernel)\n"
+    "  3  a file could not be read, or output could not be written\n"
+    "\n"
+    "Examples:\n"
+    "  fastjson validate *.json\n"
+    "  fastjson get twitter.json /statuses/0/user/screen_name\n"
+    "  fastjson pretty --indent 4 - < in.json > out.json\n";
 
 static const char *const command_help[][2] = {
     {"validate",
-     "usage: fastjson validate FILE...\n"
+     "usage: fastjson validate [--ndjson] FILE...\n"
      "Checks each FILE against RFC 8259 (syntax, UTF-8, escapes, numbers).\n"
-     "Prints FILE:LINE:COLUMN: message for each invalid file; exit 1 if any is invalid.\n"},
+     "Prints FILE:LINE:COLUMN: message for each invalid file; exit 1 if any is invalid.\n"
+     "--ndjson: each FILE holds one document per line (NDJSON); every bad line is\n"
+     "reported with its line number and the others are still checked. On a terminal\n"
+     "a progress bar is drawn on standard error during long runs.\n"},
     {"minify", "usage: fastjson minify FILE\n"
                "Prints FILE with all whitespace outside strings removed; numbers and strings\n"
                "are copied byte for byte. Invalid input prints an error and nothing else.\n"},
@@ -52,10 +73,14 @@ static const char *const command_help[][2] = {
             "Prints the value at the JSON Pointer (RFC 6901), as written in FILE.\n"
             "Example: fastjson get twitter.json /statuses/0/user/screen_name\n"
             "'~1' stands for '/' and '~0' for '~' in keys; array indexes count from 0.\n"},
-    {"stats", "usage: fastjson stats FILE\n"
+    {"stats", "usage: fastjson stats [--ndjson] FILE\n"
               "Prints the number of objects, arrays, keys, strings, numbers, true, false and\n"
               "null values, the maximum nesting depth, the size in bytes, and the speed of a\n"
-              "full validating parse in GB/s (best of several runs).\n"},
+              "full validating parse in GB/s (best of several runs).\n"
+              "--ndjson: FILE holds one document per line (NDJSON); prints the totals over\n"
+              "all lines, documents and bytes per second of one validating pass, and the\n"
+              "line numbers of bad lines (the first 100). On a terminal a progress bar is\n"
+              "drawn on standard error during long runs.\n"},
 };
 
 static const char *prog_file; /* the file being processed, for messages */
@@ -65,8 +90,26 @@ static void print_help(const char *cmd) {
     if (strcmp(command_help[i][0], cmd) == 0) fputs(command_help[i][1], stdout);
 }
 
+/* Colour for messages on standard error: only on a terminal, and never with
+ * NO_COLOR set (to anything but the empty string) or TERM=dumb. */
+static int stderr_colour = -1; /* -1 not decided yet */
+
+static bool use_colour(void) {
+  if (stderr_colour < 0) {
+    const char *no = getenv("NO_COLOR"), *term = getenv("TERM");
+    stderr_colour = isatty(2) && !(no && *no) && !(term && strcmp(term, "dumb") == 0);
+  }
+  return stderr_colour;
+}
+
+/* SGR sequences, or empty strings when not colouring. */
+static const char *sgr_bold(void) { return use_colour() ? "\033[1m" : ""; }
+static const char *sgr_red(void) { return use_colour() ? "\033[1;31m" : ""; }
+static const char *sgr_off(void) { return use_colour() ? "\033[0m" : ""; }
+
 static int usage_error(const char *msg, const char *arg) {
-  fprintf(stderr, "fastjson: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
+  fprintf(stderr, "%sfastjson:%s %s%s%s\n", sgr_bold(), sgr_off(), msg, arg ? ": " : "",
+          arg ? arg : "");
   fputs("Try 'fastjson --help'.\n", stderr);
   return EXIT_USAGE;
 }
@@ -83,8 +126,9 @@ static int load(const char *path, fj_file *f) {
 static int report(fj_parser *p, fj_error err) {
   fj_location loc;
   fj_parser_last_error(p, &loc);
-  fprintf(stderr, "%s:%zu:%zu: %s (%s, byte %zu)\n", prog_file, loc.line, loc.column,
-          fj_error_message(err), fj_error_name(err), loc.offset);
+  fprintf(stderr, "%s%s:%zu:%zu:%s %s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
+          loc.column, sgr_off(), sgr_red(), fj_error_message(err), sgr_off(), fj_error_name(err),
+          loc.offset);
   return EXIT_INVALID;
 }
 
@@ -108,8 +152,163 @@ static int finish_output(fj_error err, fj_parser *p) {
 
 /* ---- commands ---------------------------------------------------------------- */
 
+/* ---- NDJSON: document streams, with a progress bar on a terminal ------------ */
+
+static double now_seconds(void);
+
+/* Removes every `flag` from argv; tells whether there was one. */
+static bool take_flag(int *argc, char **argv, const char *flag) {
+  int out = 0;
+  bool found = false;
+  for (int i = 0; i < *argc; i++) {
+    if (strcmp(argv[i], flag) == 0)
+      found = true;
+    else
+      argv[out++] = argv[i];
+  }
+  *argc = out;
+  return found;
+}
+
+/* A one-line progress bar on standard error, drawn only when it is a
+ * terminal (piped or redirected output shows none), at most ten times a
+ * second, and only for runs that last (after half a second). */
+typedef struct progress {
+  bool on, drawn;
+  uint64_t total; /* bytes, 0 if unknown (standard input) */
+  double start, next;
+} progress;
+
+static void progress_start(progress *pg, uint64_t total) {
+  pg->on = isatty(2);
+  pg->drawn = false;
+  pg->total = total;
+  pg->start = now_seconds();
+  pg->next = pg->start + 0.5;
+}
+
+static void progress_clear(progress *pg) {
+  if (pg->drawn) fputs("\r\033[K", stderr);
+  pg->drawn = false;
+}
+
+static void progress_update(progress *pg, uint64_t done) {
+  if (!pg->on) return;
+  double t = now_seconds();
+  if (t < pg->next) return;
+  pg->next = t + 0.1;
+  double mb = (double)done / 1e6, rate = mb / (t - pg->start);
+  if (pg->total) {
+    int width = 30, fill = (int)((double)width * (double)done / (double)pg->total);
+    char bar[31];
+    for (int i = 0; i < width; i++)
+      bar[i] = i < fill ? '#' : '.';
+    bar[width] = 0;
+    fprintf(stderr, "\r[%s] %3d%%  %.0f MB  %.0f MB/s", bar,
+            (int)(100.0 * (double)done / (double)pg->total), mb, rate);
+  } else {
+    fprintf(stderr, "\r%.0f MB  %.0f MB/s", mb, rate);
+  }
+  pg->drawn = true;
+}
+
+/* Opens FILE as an NDJSON stream that validates every line: a mapped
+ * buffer for a file, chunked reads for '-' (standard input). */
+static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *total) {
+  fj_stream_options o = {.format = FJ_STREAM_NDJSON, .flags = FJ_STREAM_VALIDATE};
+  fj_error err;
+  memset(f, 0, sizeof *f);
+  *total = 0;
+  if (strcmp(path, "-") == 0) {
+    err = fj_stream_new_fd(s, 0, &o);
+  } else {
+    int rc = load(path, f);
+    if (rc) return rc;
+    *total = f->len;
+    err = fj_stream_new_buffer(s, f->data, f->len, &o);
+  }
+  if (err) {
+    fprintf(stderr, "fastjson: %s\n", fj_error_message(err));
+    fj_file_free(f);
+    return EXIT_IO;
+  }
+  return 0;
+}
+
+/* FILE:LINE:COLUMN: message (NAME, byte OFFSET) for a bad line. */
+static void report_document(const fj_document *d) {
+  fprintf(stderr, "%s%s:%llu:%llu:%s %s%s%s (%s, byte %llu)\n", sgr_bold(), prog_file,
+          (unsigned long long)d->error_line, (unsigned long long)d->error_column, sgr_off(),
+          sgr_red(), fj_error_message(d->error), sgr_off(), fj_error_name(d->error),
+          (unsigned long long)d->error_offset);
+}
+
+/* Counts of one NDJSON run; `visit` is called on each valid document. */
+typedef struct ndjson_run {
+  uint64_t docs, bad, bytes;
+  uint64_t *bad_lines; /* the first max_bad lines of bad documents */
+  size_t max_bad;
+  bool report; /* print each bad line as it is found */
+  fj_error fatal;  /* a read error that ended the stream */
+  double seconds;
+} ndjson_run;
+
+static int run_ndjson(const char *path, ndjson_run *r, fj_error (*visit)(fj_value *, void *),
+                      void *ctx) {
+  fj_file f;
+  fj_stream *s;
+  uint64_t total;
+  prog_file = path;
+  int rc = open_ndjson(path, &f, &s, &total);
+  if (rc) return rc;
+  progress pg;
+  progress_start(&pg, total);
+  fj_document d;
+  fj_error err;
+  while ((err = fj_stream_next(s, &d)) != FJ_END) {
+    if (err == FJ_OK && visit) err = visit(&d.root, ctx);
+    if (err == FJ_ERR_IO || err == FJ_ERR_NOMEM) { /* the stream ends after these */
+      r->fatal = err;
+      continue;
+    }
+    r->docs++;
+    if (err) {
+      if (r->bad < r->max_bad) r->bad_lines[r->bad] = d.error ? d.error_line : d.line;
+      r->bad++;
+      progress_clear(&pg);
+      if (r->report) report_document(&d);
+    }
+    if ((r->docs & 255) == 0) progress_update(&pg, fj_stream_position(s));
+  }
+  progress_clear(&pg);
+  r->bytes = fj_stream_position(s);
+  r->seconds = now_seconds() - pg.start;
+  fj_stream_free(s);
+  fj_file_free(&f);
+  if (r->fatal) {
+    fprintf(stderr, "%s: cannot read: %s\n", path,
+            r->fatal == FJ_ERR_IO ? strerror(errno) : fj_error_message(r->fatal));
+    return EXIT_IO;
+  }
+  return r->bad ? EXIT_INVALID : 0;
+}
+
+/* validate --ndjson: every line of every FILE is a valid document. */
+static int validate_ndjson(int argc, char **argv) {
+  int status = 0;
+  for (int i = 0; i < argc; i++) {
+    ndjson_run r = {0};
+    r.report = true;
+    int rc = run_ndjson(argv[i], &r, NULL, NULL);
+    if (rc && (!status || rc == EXIT_IO)) status = rc;
+  }
+  return status;
+}
+
 static int cmd_validate(fj_parser *p, int argc, char **argv) {
+  bool ndjson = take_flag(&argc, argv, "--ndjson");
   if (argc < 1) return usage_error("validate needs at least one FILE", NULL);
+  if (ndjson) return validate_ndjson(argc, argv);
   int status = 0;
   for (int i = 0; i < argc; i++) {
     fj_file f;
@@ -257,8 +456,49 @@ static double best_validate_seconds(fj_parser *p, const fj_file *f) {
   return best;
 }
 
+/* stats --ndjson: walks every valid line; reports documents and bytes per
+ * second and the line numbers of the bad lines. */
+static fj_error walk_document(fj_value *root, void *ctx) { return walk(root, 0, ctx); }
+
+static int stats_ndjson(const char *path) {
+  enum { MAX_LISTED = 100 };
+  uint64_t lines[MAX_LISTED];
+  ndjson_run r = {0};
+  r.bad_lines = lines;
+  r.max_bad = MAX_LISTED;
+  stats s = {0};
+  int rc = run_ndjson(path, &r, walk_document, &s);
+  if (rc == EXIT_IO || rc == EXIT_USAGE) return rc;
+  double t = r.seconds > 0 ? r.seconds : 1e-9;
+  printf("file:       %s\n", path);
+  printf("documents:  %llu\n", (unsigned long long)r.docs);
+  printf("bad lines:  %llu\n", (unsigned long long)r.bad);
+  printf("bytes:      %llu\n", (unsigned long long)r.bytes);
+  printf("objects:    %zu\n", s.objects);
+  printf("arrays:     %zu\n", s.arrays);
+  printf("keys:       %zu\n", s.keys);
+  printf("strings:    %zu\n", s.strings);
+  printf("numbers:    %zu\n", s.numbers);
+  printf("true:       %zu\n", s.trues);
+  printf("false:      %zu\n", s.falses);
+  printf("null:       %zu\n", s.nulls);
+  printf("max depth:  %zu\n", s.max_depth);
+  printf("kernel:     %s\n", fj_kernel_active());
+  printf("time:       %.3f s (validating stream, one pass)\n", r.seconds);
+  printf("speed:      %.0f documents/s, %.3f GB/s\n", (double)r.docs / t,
+         (double)r.bytes / t / 1e9);
+  for (uint64_t i = 0; i < r.bad && i < MAX_LISTED; i++)
+    printf("bad line:   %llu\n", (unsigned long long)lines[i]);
+  if (r.bad > MAX_LISTED)
+    printf("bad lines:  ... and %llu more\n", (unsigned long long)(r.bad - MAX_LISTED));
+  int out = finish_output(FJ_OK, NULL);
+  return out ? out : rc;
+}
+
 static int cmd_stats(fj_parser *p, int argc, char **argv) {
+  bool ndjson = take_flag(&argc, argv, "--ndjson");
   if (argc != 1) return usage_error("stats needs one FILE", NULL);
+  if (ndjson) return stats_ndjson(argv[0]);
   fj_file f;
   prog_file = argv[0];
   int rc = load(argv[0], &f);

@@ -10,14 +10,11 @@
 
 #include "ondemand/internal.h"
 
-fj_error fj__check_value(const fj_value *v) {
-  if (!v || !v->parser) return FJ_ERR_INVALID_ARG;
-  fj_parser *p = v->parser;
-  if (v->gen != p->gen || !p->has_doc) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
-  if (v->depth && (p->depth < v->depth || p->open[v->depth] != v->parent))
-    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
-  return FJ_OK;
-}
+/* Bytes that can start a JSON value. */
+const bool fj__value_start[256] = {
+    ['"'] = true, ['{'] = true, ['['] = true, ['-'] = true, ['0'] = true, ['1'] = true,
+    ['2'] = true, ['3'] = true, ['4'] = true, ['5'] = true, ['6'] = true, ['7'] = true,
+    ['8'] = true, ['9'] = true, ['t'] = true, ['f'] = true, ['n'] = true};
 
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   uint32_t pos = p->pos, depth = p->depth;
@@ -45,18 +42,27 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   return FJ_OK;
 }
 
-fj_error fj__skip_current(fj_parser *p) {
-  uint8_t c = fj__char(p, p->pos);
-  if (c != '[' && c != '{') {
-    p->pos++;
-    return FJ_OK;
-  }
+/* Skips the container whose opening bracket is at the cursor. */
+static fj_error skip_container(fj_parser *p) {
   uint32_t depth = p->depth;
   if (depth + 1 > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->pos));
   p->pos++;
   p->depth = depth + 1;
   return fj__skip_to_depth(p, depth);
 }
+
+/* fj__skip_current, inlined where the cursor steps over values: a scalar
+ * is one structural. */
+static inline fj_error skip_value(fj_parser *p) {
+  uint8_t c = fj__char(p, p->pos);
+  if (FJ_LIKELY(c != '[' && c != '{')) {
+    p->pos++;
+    return FJ_OK;
+  }
+  return skip_container(p);
+}
+
+fj_error fj__skip_current(fj_parser *p) { return skip_value(p); }
 
 /* Whether v is the cursor's current, unread value. */
 static bool is_current(const fj_parser *p, const fj_value *v) {
@@ -96,15 +102,18 @@ fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
 
 /* Checks an iteration and brings the cursor to the position after its
  * previous element: out of whatever child the caller entered, and over the
- * previous element if the caller did not read it. */
-static fj_error settle(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t serial, uint32_t state,
-                       uint32_t last, uint32_t start) {
-  if (gen != p->gen || !p->has_doc) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
-  if (state == FJ_ITER_DONE) return FJ_END;
-  if (p->depth < depth || p->open[depth] != serial)
-    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
-  if (p->depth > depth) return fj__skip_to_depth(p, depth);
-  if (p->pos == last) return fj__skip_current(p);
+ * previous element if the caller did not read it. The usual case (the
+ * cursor at the iteration's depth) costs a few compares. */
+static inline fj_error settle(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t serial,
+                             uint32_t state, uint32_t last, uint32_t start) {
+  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
+  if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return FJ_END;
+  if (FJ_UNLIKELY(p->depth != depth || p->open[depth] != serial)) {
+    if (p->depth < depth || p->open[depth] != serial)
+      return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
+    return fj__skip_to_depth(p, depth); /* the caller entered the previous element */
+  }
+  if (p->pos == last) return skip_value(p);
   return FJ_OK;
 }
 
@@ -128,22 +137,28 @@ static fj_error expected_comma(fj_parser *p, uint32_t pos) {
 }
 
 fj_error fj_array_next(fj_array *a, fj_value *elem) {
-  if (!a || !a->parser) return FJ_ERR_INVALID_ARG;
+  if (FJ_UNLIKELY(!a || !a->parser)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = a->parser;
   fj_error err = settle(p, a->gen, a->depth, a->serial, a->state, a->last, a->start);
-  if (err) return err;
-  uint8_t c = fj__char(p, p->pos);
-  if (a->state == FJ_ITER_MIDDLE) {
-    if (c == ']') return close_container(p, &a->state);
-    if (c != ',') return expected_comma(p, p->pos);
-    c = fj__char(p, ++p->pos);
+  if (FJ_UNLIKELY(err)) return err;
+  uint32_t pos = p->pos;
+  uint8_t c = fj__char(p, pos);
+  if (FJ_LIKELY(a->state == FJ_ITER_MIDDLE)) {
+    if (FJ_LIKELY(c == ',')) {
+      c = fj__char(p, ++pos);
+      p->pos = pos;
+    } else if (c == ']') {
+      return close_container(p, &a->state);
+    } else {
+      return expected_comma(p, pos);
+    }
   } else if (c == ']') {
     return close_container(p, &a->state);
   }
-  if (!fj__is_value_start(c)) return expected_value(p, p->pos);
+  if (FJ_UNLIKELY(!fj__is_value_start(c))) return expected_value(p, pos);
   a->state = FJ_ITER_MIDDLE;
-  a->last = p->pos;
-  if (elem) *elem = (fj_value){p, p->pos, a->depth, a->serial, a->gen};
+  a->last = pos;
+  if (elem) *elem = (fj_value){p, pos, a->depth, a->serial, a->gen};
   return FJ_OK;
 }
 
@@ -163,41 +178,44 @@ fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
 /* Reads one field at the cursor (which is at ',' / '}' or, in a fresh
  * iteration, at the first key). *closed is set when the object ends there;
  * the cursor then stays on the '}'. */
-static fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_pos, bool *closed) {
-  uint8_t c = fj__char(p, p->pos);
+static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_pos, bool *closed) {
+  uint32_t pos = p->pos;
+  uint8_t c = fj__char(p, pos);
   *closed = false;
-  if (state == FJ_ITER_MIDDLE) {
-    if (c == '}') {
+  if (FJ_LIKELY(state == FJ_ITER_MIDDLE)) {
+    if (FJ_LIKELY(c == ',')) {
+      c = fj__char(p, ++pos);
+      p->pos = pos;
+    } else if (c == '}') {
       *closed = true;
       return FJ_OK;
+    } else {
+      return expected_comma(p, pos);
     }
-    if (c != ',') return expected_comma(p, p->pos);
-    c = fj__char(p, ++p->pos);
   } else if (c == '}') {
     *closed = true;
     return FJ_OK;
   }
-  if (c != '"')
-    return fj__fail(p, p->pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_KEY,
-                    fj__offset(p, p->pos));
-  *key_pos = p->pos;
-  if (fj__char(p, p->pos + 1) != ':')
-    return fj__fail(p, p->pos + 1 >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COLON,
-                    fj__offset(p, p->pos + 1));
-  p->pos += 2;
-  if (!fj__is_value_start(fj__char(p, p->pos))) return expected_value(p, p->pos);
+  if (FJ_UNLIKELY(c != '"'))
+    return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_KEY, fj__offset(p, pos));
+  *key_pos = pos;
+  if (FJ_UNLIKELY(fj__char(p, pos + 1) != ':'))
+    return fj__fail(p, pos + 1 >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COLON,
+                    fj__offset(p, pos + 1));
+  p->pos = pos += 2;
+  if (FJ_UNLIKELY(!fj__is_value_start(fj__char(p, pos)))) return expected_value(p, pos);
   return FJ_OK;
 }
 
 fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
-  if (!o || !o->parser) return FJ_ERR_INVALID_ARG;
+  if (FJ_UNLIKELY(!o || !o->parser)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = o->parser;
   fj_error err = settle(p, o->gen, o->depth, o->serial, o->state, o->last, o->start);
-  if (err) return err;
+  if (FJ_UNLIKELY(err)) return err;
   uint32_t key_pos;
   bool closed;
-  if ((err = read_field(p, o->state, &key_pos, &closed))) return err;
-  if (closed) return close_container(p, &o->state);
+  if (FJ_UNLIKELY(err = read_field(p, o->state, &key_pos, &closed))) return err;
+  if (FJ_UNLIKELY(closed)) return close_container(p, &o->state);
   o->state = FJ_ITER_MIDDLE;
   o->last = p->pos;
   if (key) *key = (fj_value){p, key_pos, o->depth, o->serial, o->gen};
@@ -206,7 +224,7 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
 }
 
 fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
-  if (!o || !o->parser || (!key && key_len)) return FJ_ERR_INVALID_ARG;
+  if (FJ_UNLIKELY(!o || !o->parser || (!key && key_len))) return FJ_ERR_INVALID_ARG;
   fj_parser *p = o->parser;
   /* a miss puts everything back, even an unread value settle() passes over */
   const uint32_t saved_pos = p->pos, saved_depth = p->depth, saved_last = o->last;
@@ -214,7 +232,76 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
   if (err == FJ_END) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start));
   if (err) return err;
   const uint32_t from = p->pos, from_state = o->state;
+  const bool key_has_bs = key_len && memchr(key, '\\', key_len);
   bool wrapped = false;
+  /* Fast scan over well-formed fields with the cursor in registers. It stops
+   * (committing nothing of the field it is on) at anything unusual: a
+   * possible error, the end of the index, the end of the search, a key with
+   * escapes; the general loop below then takes over from the same state and
+   * reports exactly what it always did. */
+  {
+    const uint8_t *const buf = p->buf;
+    const uint32_t *const idx = p->idx;
+    const uint32_t n = p->n, start = o->start;
+    uint32_t pos = from, state = o->state, last = o->last;
+    for (;;) {
+      if (wrapped && pos == from) break;
+      uint32_t q = pos;
+      if (FJ_UNLIKELY(q >= n)) break;
+      uint8_t c = buf[idx[q]];
+      if (state == FJ_ITER_MIDDLE) {
+        if (FJ_LIKELY(c == ',')) {
+          if (FJ_UNLIKELY(++q >= n)) break;
+          c = buf[idx[q]];
+        } else if (c == '}' && !wrapped) {
+          pos = start + 1;
+          state = FJ_ITER_FRESH;
+          wrapped = true;
+          continue;
+        } else {
+          break;
+        }
+      } else if (c == '}') {
+        break;
+      }
+      if (FJ_UNLIKELY(c != '"' || q + 2 >= n)) break;
+      const uint8_t *colon = buf + idx[q + 1], *open = buf + idx[q];
+      const uint32_t vpos = q + 2;
+      const uint8_t vc = buf[idx[vpos]];
+      if (FJ_UNLIKELY(*colon != ':' || !fj__is_value_start(vc))) break;
+      const uint8_t *close = colon - 1;
+      while (*close != '"') /* whitespace */
+        close--;
+      const size_t raw_len = (size_t)(close - open - 1);
+      if (raw_len == key_len) {
+        if (!key_has_bs && fj__bytes_equal(open + 1, key, key_len)) {
+          p->pos = vpos;
+          o->state = FJ_ITER_MIDDLE;
+          o->last = vpos;
+          if (value) *value = (fj_value){p, vpos, o->depth, o->serial, o->gen};
+          return FJ_OK;
+        }
+      } else if (raw_len > key_len) {
+        break; /* maybe escapes: the general loop unescapes */
+      }
+      if (FJ_UNLIKELY(vc == '[' || vc == '{')) {
+        p->pos = vpos;
+        if (FJ_UNLIKELY(err = skip_container(p))) {
+          o->state = FJ_ITER_MIDDLE;
+          o->last = vpos;
+          return err;
+        }
+        pos = p->pos;
+      } else {
+        pos = vpos + 1;
+      }
+      state = FJ_ITER_MIDDLE;
+      last = vpos;
+    }
+    p->pos = pos;
+    o->state = state;
+    o->last = last;
+  }
   for (;;) {
     if (wrapped && p->pos == from) { /* searched the whole object */
       o->state = from_state;
@@ -225,8 +312,8 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
     }
     uint32_t key_pos;
     bool closed;
-    if ((err = read_field(p, o->state, &key_pos, &closed))) return err;
-    if (closed) { /* wrap around to the first field, once */
+    if (FJ_UNLIKELY(err = read_field(p, o->state, &key_pos, &closed))) return err;
+    if (FJ_UNLIKELY(closed)) { /* wrap around to the first field, once */
       p->pos = o->start + 1;
       o->state = FJ_ITER_FRESH;
       wrapped = true;
@@ -238,12 +325,13 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
     size_t raw_len;
     bool equal;
     fj__raw_key(p, key_pos, &raw, &raw_len);
-    if ((err = fj__key_equals(p, raw, raw_len, key, key_len, &equal))) return err;
+    if (FJ_UNLIKELY(err = fj__key_equals(p, raw, raw_len, key, key_len, key_has_bs, &equal)))
+      return err;
     if (equal) {
       if (value) *value = (fj_value){p, p->pos, o->depth, o->serial, o->gen};
       return FJ_OK;
     }
-    if ((err = fj__skip_current(p))) return err;
+    if (FJ_UNLIKELY(err = skip_value(p))) return err;
   }
 }
 
@@ -256,7 +344,7 @@ fj_error fj_value_skip(const fj_value *v) {
   if (err) return err;
   fj_parser *p = v->parser;
   if (!is_current(p, v)) return FJ_OK;
-  return fj__skip_current(p);
+  return skip_value(p);
 }
 
 /* Counts the children of the container at structural `start` by bracket

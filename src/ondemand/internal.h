@@ -6,9 +6,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fastjson/parser.h"
 #include "util/alloc.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FJ_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define FJ_LIKELY(x) (x)
+#define FJ_UNLIKELY(x) (x)
+#endif
 
 /* Scratch memory for unescaped strings: a chain of blocks that are never
  * moved, so every string pointer handed out stays valid until the next
@@ -47,6 +56,16 @@ struct fj_parser {
   uint32_t serial; /* last container-entry serial handed out */
   uint32_t *open;  /* open[d]: serial of the open container whose children have depth d */
   fj__arena scratch;
+  /* stage-2 string primitive of the stage-1 kernel in use (string.c) */
+  const void *kernel;
+  size_t (*find_backslash)(const uint8_t *s, size_t n);
+  /* one-entry number cache (scalar.c): a number read as an integer that
+   * turned out not to be one is parsed as a double once, for the
+   * fj_value_get_double() that usually follows */
+  uint32_t num_gen, num_pos;
+  fj_error num_err;
+  double num_value;
+  size_t num_len;
   /* the last error */
   fj_error err;
   size_t err_offset;
@@ -77,15 +96,20 @@ static inline bool fj__is_delimiter(uint8_t c) {
          c == ':' || c == '[' || c == '{';
 }
 
-/* Whether a byte can start a JSON value. */
-static inline bool fj__is_value_start(uint8_t c) {
-  return c == '"' || c == '{' || c == '[' || c == '-' || (c >= '0' && c <= '9') || c == 't' ||
-         c == 'f' || c == 'n';
-}
+/* Whether a byte can start a JSON value: `"{[-0123456789tfn` (cursor.c). */
+extern const bool fj__value_start[256];
+static inline bool fj__is_value_start(uint8_t c) { return fj__value_start[c]; }
 
 /* Checks that a value handle belongs to the current document and that its
- * parent container is still open. */
-fj_error fj__check_value(const fj_value *v);
+ * parent container is still open. Inline: every getter starts with it. */
+static inline fj_error fj__check_value(const fj_value *v) {
+  if (FJ_UNLIKELY(!v || !v->parser)) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  if (FJ_UNLIKELY(v->gen != p->gen || !p->has_doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
+  if (v->depth && FJ_UNLIKELY(p->depth < v->depth || p->open[v->depth] != v->parent))
+    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
+  return FJ_OK;
+}
 
 /* Advances the cursor until it is back at depth `target` (bracket matching). */
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target);
@@ -106,12 +130,105 @@ void fj__arena_restore(fj_parser *p, fj__arena_mark m);
 fj_error fj__unescape(const uint8_t *src, const uint8_t *end, uint8_t *dst, size_t *dst_len,
                       const uint8_t **close, const uint8_t **err_at, uint32_t flags);
 
+/* The closing quote of the string whose opening quote is structural `pos`.
+ * Stage 1 indexes every non-whitespace byte outside strings that can follow
+ * a string, so only whitespace lies between the closing quote and the next
+ * structural (or the end of the input): the quote is found by stepping back
+ * from there, without reading the string. */
+static inline const uint8_t *fj__string_close(const fj_parser *p, uint32_t pos) {
+  const uint8_t *q = p->buf + fj__offset(p, pos + 1) - 1;
+  while (*q != '"') /* whitespace */
+    q--;
+  return q;
+}
+
 /* The raw bytes of the key string at structural `pos`, between its quotes,
  * found from the ':' that follows it. */
-void fj__raw_key(const fj_parser *p, uint32_t pos, const uint8_t **s, size_t *len);
+static inline void fj__raw_key(const fj_parser *p, uint32_t pos, const uint8_t **s, size_t *len) {
+  const uint8_t *open = p->buf + p->idx[pos], *close = fj__string_close(p, pos);
+  *s = open + 1;
+  *len = (size_t)(close - open - 1);
+}
 
-/* Whether the raw key (escapes as written) unescapes to `key`. */
-fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t raw_len, const char *key,
-                        size_t key_len, bool *equal);
+/* Whether the n bytes at a and b are equal: short keys are the common case,
+ * so a few overlapping word compares instead of a call to memcmp. */
+static inline bool fj__bytes_equal(const void *a, const void *b, size_t n) {
+  const uint8_t *x = a, *y = b;
+  if (n >= 8) {
+    uint64_t u, v;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      memcpy(&u, x + i, 8);
+      memcpy(&v, y + i, 8);
+      if (u != v) return false;
+    }
+    memcpy(&u, x + n - 8, 8);
+    memcpy(&v, y + n - 8, 8);
+    return u == v;
+  }
+  if (n >= 4) {
+    uint32_t u0, v0, u1, v1;
+    memcpy(&u0, x, 4);
+    memcpy(&v0, y, 4);
+    memcpy(&u1, x + n - 4, 4);
+    memcpy(&v1, y + n - 4, 4);
+    return u0 == v0 && u1 == v1;
+  }
+  if (n >= 2) {
+    uint16_t u0, v0, u1, v1;
+    memcpy(&u0, x, 2);
+    memcpy(&v0, y, 2);
+    memcpy(&u1, x + n - 2, 2);
+    memcpy(&v1, y + n - 2, 2);
+    return u0 == v0 && u1 == v1;
+  }
+  return n == 0 || x[0] == y[0];
+}
+
+/* Whether the raw key (escapes as written) unescapes to `key`; `key_has_bs`
+ * tells whether `key` contains a backslash. Escapes only shorten a text, so
+ * a raw key as long as `key` matches exactly when the bytes are equal and
+ * hold no backslash, a shorter one never matches, and only a longer one with
+ * escapes needs unescaping (fj__key_equals_escaped). */
+fj_error fj__key_equals_escaped(fj_parser *p, const uint8_t *raw, size_t raw_len, const char *key,
+                                size_t key_len, bool *equal);
+static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t raw_len,
+                                      const char *key, size_t key_len, bool key_has_bs,
+                                      bool *equal) {
+  if (raw_len == key_len) {
+    *equal = !key_has_bs && fj__bytes_equal(raw, key, key_len);
+    return FJ_OK;
+  }
+  if (raw_len < key_len) {
+    *equal = false;
+    return FJ_OK;
+  }
+  return fj__key_equals_escaped(p, raw, raw_len, key, key_len, equal);
+}
+
+/* The stage-2 string primitive for a stage-1 kernel (by its name): the
+ * index of the first backslash in the n bytes at s, or n. It reads no byte
+ * outside [s, s + n). */
+typedef size_t (*fj__find_backslash_fn)(const uint8_t *s, size_t n);
+fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
+
+/* ---- streams (stream.c) ---------------------------------------------------
+ * A stream runs stage 1 once over a batch of whole documents, then hands each
+ * document to the cursor as a window of that index. */
+
+/* Stage 1 over `len` bytes into the parser's index (*n entries, offsets from
+ * buf). The parser then holds no document. Errors as the kernels'. */
+fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uint32_t *n,
+                               size_t *err_offset);
+
+/* Makes `doc` (`len` bytes at batch offset `base`) the current document,
+ * taking the entries of the last batch scan from *entry on (of batch_n) that
+ * lie in [base, base + len): they are moved to the front of the index and
+ * rebased to doc; later entries are kept. *entry receives the first entry
+ * past the document. Then the checks and errors of fj_parser_parse(). */
+fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t base, uint32_t len,
+                          uint32_t batch_n, uint32_t *entry, fj_value *root);
+
+/* Full validation (fj_parser_validate()) of the current document. */
+fj_error fj__validate_document(fj_parser *p);
 
 #endif

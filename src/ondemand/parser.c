@@ -63,8 +63,8 @@ static void reset_scratch(fj_parser *p) {
   p->scratch.cur = p->scratch.head;
 }
 
-fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *root) {
-  if (!p || (!json && len) || !root) return FJ_ERR_INVALID_ARG;
+/* Forgets the previous document: its handles become stale. */
+static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->gen++;
   p->has_doc = false;
   p->buf = json;
@@ -74,18 +74,60 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   p->err = FJ_OK;
   p->err_offset = 0;
   reset_scratch(p);
-  if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
-  if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
-  size_t err_offset = 0;
-  fj_error err = fj__kernel_active()->stage1(p->buf, len, p->idx, &p->n, &err_offset);
-  if (err) return fj__fail(p, err, err_offset);
-  if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, len);
-  if (len >= 3 && memcmp(p->buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
+  /* stage 2's string primitive follows the stage-1 kernel in use */
+  const fj__kernel *k = fj__kernel_active();
+  if (FJ_UNLIKELY(k != p->kernel)) {
+    p->kernel = k;
+    p->find_backslash = fj__find_backslash_for(k->name);
+  }
+}
+
+/* The checks that need the whole index, then the root handle. */
+static fj_error finish_document(fj_parser *p, fj_value *root) {
+  if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, p->len);
+  if (p->len >= 3 && memcmp(p->buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
   uint8_t c = p->buf[p->idx[0]];
   if (c != '[' && c != '{' && p->n > 1) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
   p->has_doc = true;
   *root = (fj_value){p, 0, 0, 0, p->gen};
   return FJ_OK;
+}
+
+fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *root) {
+  if (!p || (!json && len) || !root) return FJ_ERR_INVALID_ARG;
+  begin_document(p, json, len);
+  if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
+  if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
+  size_t err_offset = 0;
+  fj_error err = fj__kernel_active()->stage1(p->buf, len, p->idx, &p->n, &err_offset);
+  if (err) return fj__fail(p, err, err_offset);
+  return finish_document(p, root);
+}
+
+/* ---- streams: one stage-1 run over a batch of documents --------------------- */
+
+fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uint32_t *n,
+                               size_t *err_offset) {
+  begin_document(p, buf, 0);
+  *n = 0;
+  if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
+  if (reserve_index(p, len)) return FJ_ERR_NOMEM;
+  return fj__kernel_active()->stage1(buf, len, p->idx, n, err_offset);
+}
+
+fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t base, uint32_t len,
+                          uint32_t batch_n, uint32_t *entry, fj_value *root) {
+  begin_document(p, doc, len);
+  uint32_t i = *entry, end = base + len, k = 0;
+  uint32_t *idx = p->idx;
+  while (i < batch_n && idx[i] < base) /* a separator's own entry (RS) */
+    i++;
+  /* moving down is safe: the destination never passes the source */
+  for (; i < batch_n && idx[i] < end; i++)
+    idx[k++] = idx[i] - base;
+  *entry = i;
+  p->n = k;
+  return finish_document(p, root);
 }
 
 fj_error fj_parser_rewind(fj_parser *p) {

@@ -55,14 +55,71 @@ static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_err
   return err ? fj__fail(p, err, at) : FJ_OK;
 }
 
+/* The common integer: an optional '-', 1 to 18 digits without a leading
+ * zero (so no overflow), then a delimiter or the end of the input. Returns
+ * false for anything else, which the full parser then handles. */
+static inline bool small_integer(const uint8_t *s, const uint8_t *end, int64_t *out) {
+  const uint8_t *q = s;
+  bool neg = *q == '-';
+  q += neg;
+  if (FJ_UNLIKELY(q >= end || (unsigned)(*q - '1') > 8u)) {
+    if (q < end && *q == '0' && (q + 1 == end || fj__is_delimiter(q[1]))) {
+      *out = 0;
+      return true;
+    }
+    return false;
+  }
+  uint64_t m = (uint64_t)(*q++ - '0');
+  const uint8_t *stop = end - q > 17 ? q + 17 : end;
+  while (q < stop && (unsigned)(*q - '0') < 10u)
+    m = m * 10 + (uint64_t)(*q++ - '0');
+  if (q < end && !fj__is_delimiter(*q)) return false;
+  *out = neg ? -(int64_t)m : (int64_t)m;
+  return true;
+}
+
+/* Parses the number at v as a double, through the parser's one-entry cache. */
+static fj_error cached_double(fj_parser *p, const fj_value *v, const uint8_t *s, double *out,
+                              size_t *len) {
+  if (p->num_gen == v->gen && p->num_pos == v->pos) {
+    if (p->num_err != FJ_ERR_BAD_NUMBER) *out = p->num_value;
+    *len = p->num_len;
+    return p->num_err;
+  }
+  double d = 0;
+  fj_error err = fj__parse_double(s, p->buf + p->len, &d, len);
+  if (err != FJ_ERR_BAD_NUMBER) *out = d; /* as fj__parse_double: no value for bad text */
+  p->num_gen = v->gen;
+  p->num_pos = v->pos;
+  p->num_err = err;
+  p->num_value = d;
+  p->num_len = *len;
+  return err;
+}
+
 fj_error fj_value_get_int64(const fj_value *v, int64_t *out) {
   const uint8_t *s;
   fj_error err = number_start(v, &s);
   if (err) return err;
   if (!out) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  const uint8_t *end = p->buf + p->len;
+  if (FJ_LIKELY(small_integer(s, end, out))) return FJ_OK;
   size_t len = 0;
-  err = fj__parse_int64(s, v->parser->buf + v->parser->len, out, &len);
-  return finish_number(v->parser, s, len, err);
+  /* A fraction or exponent: well-formed text is then "not an integer", and
+   * readers that try int64 first read it as a double next, so parse it as
+   * one now (it checks the grammar) and keep the result for that call. */
+  const uint8_t *q = s + (*s == '-');
+  while (q < end && (unsigned)(*q - '0') < 10u)
+    q++;
+  if (q < end && (*q == '.' || (*q | 0x20) == 'e')) {
+    double d;
+    err = cached_double(p, v, s, &d, &len);
+    if (err == FJ_OK || err == FJ_ERR_NUMBER_RANGE)
+      return finish_number(p, s, len, FJ_ERR_NOT_INTEGER);
+  }
+  err = fj__parse_int64(s, end, out, &len);
+  return finish_number(p, s, len, err);
 }
 
 fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
@@ -81,7 +138,7 @@ fj_error fj_value_get_double(const fj_value *v, double *out) {
   if (err) return err;
   if (!out) return FJ_ERR_INVALID_ARG;
   size_t len = 0;
-  err = fj__parse_double(s, v->parser->buf + v->parser->len, out, &len);
+  err = cached_double(v->parser, v, s, out, &len);
   return finish_number(v->parser, s, len, err);
 }
 

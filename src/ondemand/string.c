@@ -4,6 +4,10 @@
 
 #include "ondemand/internal.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 /* Value of a hex digit, or -1. */
 static int hex_value(uint8_t c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -69,11 +73,22 @@ static fj_error decode_u(const uint8_t *s, const uint8_t *end, uint32_t flags, u
   return FJ_OK;
 }
 
-/* Length of the run of bytes from s that are neither '"' nor '\\', eight at
- * a time (SWAR: a byte is zero in x ^ pattern exactly where it matches). */
+/* Length of the run of bytes from s that are neither '"' nor '\\': 16 at a
+ * time with SSE2 (part of x86-64), else eight at a time (SWAR: a byte is
+ * zero in x ^ pattern exactly where it matches). Reads only [s, end). */
 static size_t plain_run(const uint8_t *s, const uint8_t *end) {
-  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
   const uint8_t *p = s;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  const __m128i q16 = _mm_set1_epi8('"'), b16 = _mm_set1_epi8('\\');
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    unsigned m = (unsigned)_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(v, q16), _mm_cmpeq_epi8(v, b16)));
+    if (m) return (size_t)(p - s) + (size_t)__builtin_ctz(m);
+    p += 16;
+  }
+#endif
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
   while (end - p >= 8) {
     uint64_t w;
     memcpy(&w, p, 8);
@@ -138,24 +153,169 @@ fj_error fj__unescape(const uint8_t *src, const uint8_t *end, uint8_t *dst, size
   return FJ_OK;
 }
 
+/* ---- finding backslashes: the stage-2 string primitive ----------------------
+ * A string's end is known from the index (fj__string_close), so reading it
+ * only needs the first backslash: none means the string is its raw bytes.
+ * One variant per stage-1 kernel, chosen with it (fj__find_backslash_for),
+ * so FASTJSON_KERNEL and fj_kernel_select() steer stage 2 too, and a build
+ * without -march flags still runs the AVX2 / AVX-512 code. */
+
+static size_t find_backslash_swar(const uint8_t *s, size_t n) {
+  const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    uint64_t b = w ^ (ones * '\\');
+    if (((b - ones) & ~b) & highs) break;
+  }
+  while (i < n && s[i] != '\\')
+    i++;
+  return i;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FJ_STRING_X86 1
+
+/* SSE2 is part of x86-64: no target attribute needed. */
+static size_t find_backslash_sse2(const uint8_t *s, size_t n) {
+  if (n < 16) return find_backslash_swar(s, n);
+  const __m128i bs = _mm_set1_epi8('\\');
+  size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    unsigned m = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), bs));
+    if (m) return i + (size_t)__builtin_ctz(m);
+  }
+  if (i == n) return n;
+  /* the last 16 bytes, overlapping what was seen */
+  unsigned m = (unsigned)_mm_movemask_epi8(
+      _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)), bs));
+  m >>= 16 - (n - i);
+  return m ? i + (size_t)__builtin_ctz(m) : n;
+}
+
+__attribute__((target("avx2"))) static size_t find_backslash_avx2(const uint8_t *s, size_t n) {
+  if (n < 32) return find_backslash_sse2(s, n);
+  const __m256i bs = _mm256_set1_epi8('\\');
+  size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    unsigned m = (unsigned)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + i)), bs));
+    if (m) return i + (size_t)__builtin_ctz(m);
+  }
+  if (i == n) return n;
+  unsigned m = (unsigned)_mm256_movemask_epi8(
+      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32)), bs));
+  m >>= 32 - (n - i);
+  return m ? i + (size_t)__builtin_ctz(m) : n;
+}
+
+/* Masked loads never touch the bytes outside the mask. */
+__attribute__((target("avx512f,avx512bw,bmi2"))) static size_t
+find_backslash_avx512(const uint8_t *s, size_t n) {
+  const __m512i bs = _mm512_set1_epi8('\\');
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    uint64_t m = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void *)(s + i)), bs);
+    if (m) return i + (size_t)__builtin_ctzll(m);
+  }
+  if (i == n) return n;
+  __mmask64 live = _bzhi_u64(~0ull, (unsigned)(n - i));
+  uint64_t m = _mm512_mask_cmpeq_epi8_mask(live, _mm512_maskz_loadu_epi8(live, s + i), bs);
+  return m ? i + (size_t)__builtin_ctzll(m) : n;
+}
+#endif
+
+fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name) {
+#ifdef FJ_STRING_X86
+  if (strcmp(kernel_name, "avx512") == 0) return find_backslash_avx512;
+  if (strcmp(kernel_name, "avx2") == 0) return find_backslash_avx2;
+  if (strcmp(kernel_name, "sse42") == 0) return find_backslash_sse2;
+#endif
+  (void)kernel_name;
+  return find_backslash_swar; /* the scalar reference, and NEON for now */
+}
+
+/* The first backslash of the n bytes at s (a string's contents), or n.
+ * Short strings away from the end of the input take one 16-byte load (it
+ * may read past the string, never past the input); the rest go to the
+ * kernel's primitive. */
+static inline size_t find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
+#ifdef FJ_STRING_X86
+  if (n <= 16 && (size_t)(p->buf + p->len - s) >= 16) {
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+        _mm_loadu_si128((const __m128i *)(const void *)s), _mm_set1_epi8('\\')));
+    return (size_t)__builtin_ctz(m | 1u << n);
+  }
+#endif
+  return p->find_backslash(s, n);
+}
+
+/* Unescapes the n bytes at s (a string's contents, between its quotes; the
+ * first backslash is at `first`) into dst, which has room for n bytes. */
+static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n, size_t first,
+                                  uint8_t *dst, size_t *dst_len, const uint8_t **err_at) {
+  const uint8_t *end = s + n;
+  size_t out = first;
+  memcpy(dst, s, first);
+  s += first;
+  while (s < end) { /* at a backslash */
+    uint8_t c;
+    if (FJ_UNLIKELY(end - s < 2)) { /* stage 1 rules this out; be safe */
+      *err_at = s;
+      return FJ_ERR_BAD_ESCAPE;
+    }
+    switch (s[1]) {
+    case '"': c = '"'; break;
+    case '\\': c = '\\'; break;
+    case '/': c = '/'; break;
+    case 'b': c = '\b'; break;
+    case 'f': c = '\f'; break;
+    case 'n': c = '\n'; break;
+    case 'r': c = '\r'; break;
+    case 't': c = '\t'; break;
+    case 'u': {
+      uint32_t cp;
+      size_t used;
+      fj_error err = decode_u(s, end, p->flags, &cp, &used, err_at);
+      if (err) return err;
+      out += put_utf8(dst + out, cp);
+      s += used;
+      goto run;
+    }
+    default: *err_at = s; return FJ_ERR_BAD_ESCAPE;
+    }
+    dst[out++] = c;
+    s += 2;
+  run:;
+    size_t k = find_backslash(p, s, (size_t)(end - s));
+    memcpy(dst + out, s, k);
+    out += k;
+    s += k;
+  }
+  *dst_len = out;
+  return FJ_OK;
+}
+
 /* Unescapes the string value at structural pos into scratch memory (or
  * points into the input when it has no escapes). */
 static fj_error read_string(fj_parser *p, uint32_t pos, const char **out, size_t *len) {
-  const uint8_t *start = p->buf + p->idx[pos], *end = p->buf + p->len;
-  if (*start != '"') return fj__fail(p, FJ_ERR_WRONG_TYPE, p->idx[pos]);
-  size_t run = plain_run(start + 1, end);
-  if (start + 1 + run < end && start[1 + run] == '"') { /* no escapes: zero copy */
+  const uint8_t *start = p->buf + p->idx[pos];
+  if (FJ_UNLIKELY(*start != '"')) return fj__fail(p, FJ_ERR_WRONG_TYPE, p->idx[pos]);
+  const uint8_t *close = fj__string_close(p, pos);
+  size_t n = (size_t)(close - start - 1);
+  size_t first = find_backslash(p, start + 1, n);
+  if (FJ_LIKELY(first == n)) { /* no escapes: zero copy */
     *out = (const char *)start + 1;
-    *len = run;
+    *len = n;
     return FJ_OK;
   }
-  /* The unescaped text is never longer than the raw text, which ends before
-   * the next structural (or the end of the input). */
-  size_t cap = fj__offset(p, pos + 1) - p->idx[pos];
-  uint8_t *dst = fj__arena_alloc(p, cap);
+  /* the unescaped text is never longer than the raw text */
+  uint8_t *dst = fj__arena_alloc(p, n);
   if (!dst) return fj__fail(p, FJ_ERR_NOMEM, p->idx[pos]);
-  const uint8_t *close, *err_at;
-  fj_error err = fj__unescape(start, end, dst, len, &close, &err_at, p->flags);
+  const uint8_t *err_at;
+  fj_error err = unescape_contents(p, start + 1, n, first, dst, len, &err_at);
   if (err) return fj__fail(p, err, (size_t)(err_at - p->buf));
   *out = (const char *)dst;
   return FJ_OK;
@@ -187,23 +347,10 @@ fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *
   return FJ_OK;
 }
 
-void fj__raw_key(const fj_parser *p, uint32_t pos, const uint8_t **s, size_t *len) {
-  const uint8_t *open = p->buf + p->idx[pos];
-  const uint8_t *q = p->buf + p->idx[pos + 1]; /* the ':' */
-  while (*--q != '"') { /* only whitespace lies between the closing quote and ':' */
-  }
-  *s = open + 1;
-  *len = (size_t)(q - open - 1);
-}
-
-fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t raw_len, const char *key,
-                        size_t key_len, bool *equal) {
-  /* Without a backslash, raw bytes are the key; with one, the key is
-   * shorter than its raw text. So most mismatches cost a length compare. */
-  if (raw_len == key_len) {
-    *equal = (!key_len || memcmp(raw, key, key_len) == 0) && !memchr(raw, '\\', raw_len);
-    if (*equal || !memchr(raw, '\\', raw_len)) return FJ_OK;
-  } else if (raw_len < key_len || !memchr(raw, '\\', raw_len)) {
+fj_error fj__key_equals_escaped(fj_parser *p, const uint8_t *raw, size_t raw_len, const char *key,
+                                size_t key_len, bool *equal) {
+  size_t first = find_backslash(p, raw, raw_len);
+  if (first == raw_len) { /* no escapes, and the lengths differ */
     *equal = false;
     return FJ_OK;
   }
@@ -211,8 +358,8 @@ fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t raw_len, const 
   uint8_t *dst = fj__arena_alloc(p, raw_len);
   if (!dst) return fj__fail(p, FJ_ERR_NOMEM, (size_t)(raw - 1 - p->buf));
   size_t n;
-  const uint8_t *close, *err_at;
-  fj_error err = fj__unescape(raw - 1, raw + raw_len + 1, dst, &n, &close, &err_at, p->flags);
+  const uint8_t *err_at;
+  fj_error err = unescape_contents(p, raw, raw_len, first, dst, &n, &err_at);
   if (!err) *equal = n == key_len && memcmp(dst, key, n) == 0;
   fj__arena_restore(p, mark);
   return err ? fj__fail(p, err, (size_t)(err_at - p->buf)) : FJ_OK;

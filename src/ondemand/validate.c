@@ -43,6 +43,10 @@ fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
   fj_value root;
   fj_error err = fj_parser_parse(p, json, len, &root);
   if (err) return err;
+  return fj__validate_document(p);
+}
+
+fj_error fj__validate_document(fj_parser *p) {
   uint32_t *kind = p->open; /* reused as the container stack */
   uint32_t pos = 0, depth = 0;
   fj_error result = FJ_OK;

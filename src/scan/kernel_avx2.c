@@ -26,7 +26,7 @@ static inline fj_v fj_v_or(fj_v a, fj_v b) { return _mm256_or_si256(a, b); }
 static inline fj_v fj_v_xor(fj_v a, fj_v b) { return _mm256_xor_si256(a, b); }
 /* no 8-bit shift: shift 16-bit lanes and drop the bits from the neighbour */
 static inline fj_v fj_v_shr4(fj_v a) {
-  return _mm256_and_si256(_mm256_srli_epi16(a, 4), _mm256_set1_epi8(0x0F));
+  return _mm256_and_si256(_mm256_srli_epi16(a, 4), fj_v_splat(0x0F));
 }
 static inline fj_v fj_v_subs(fj_v a, fj_v b) { return _mm256_subs_epu8(a, b); }
 /* vpalignr works per 128-bit lane: first build [prev high lane, cur low lane] */
@@ -53,6 +53,9 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
   __m128i r = _mm_clmulepi64_si128(_mm_set_epi64x(0, (long long)x), _mm_set1_epi8(-1), 0);
   return (uint64_t)_mm_cvtsi128_si64(r);
 }
+
+/* BMI1's TZCNT is defined for 0 (gives 64): no guard bit needed */
+#define FJ_K_TZCNT(x) ((uint32_t)_tzcnt_u64(x))
 
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"

@@ -6,8 +6,9 @@
  *   void fj_k_load(fj_k_block *b, const uint8_t *p)        p has 64 bytes
  *   void fj_k_classify(const fj_k_block *b, fj__masks *m)  the byte classes
  *   uint64_t fj_k_escapable(const fj_k_block *b)   bytes allowed after a
- *                                  backslash: " \\ / b f n r t u (asked for
- *                                  only in blocks with escapes in strings)
+ *                                  backslash: \\ / b f n r t u, and " or not
+ *                                  as is cheaper (asked for only in blocks
+ *                                  with escapes in strings)
  *   uint64_t fj_k_prefix_xor(uint64_t x)    bit i = xor of bits 0..i
  *   fj_k_utf8                       UTF-8 validation state across blocks
  *   void fj_k_utf8_init(fj_k_utf8 *u)
@@ -38,52 +39,66 @@ typedef struct fj_k_carry {
 } fj_k_carry;
 
 /* Bytes that follow an escaping backslash. In a run of backslashes, the
- * first, third, ... escape the byte after them; a run whose start has the
- * same parity as a bit position owns that position's escapers. Adding the
- * run's start bit clears exactly the run (the carry ripples through it),
- * which picks out the runs that start on even positions without a loop.
+ * first, third, ... escape the byte after them. Adding the start bit of
+ * every run that starts on an odd position to the backslashes clears those
+ * runs (the carry ripples through them) and keeps the even-started ones;
+ * shifted up by one, that sum marks the bytes after even-started runs, and
+ * XOR with the even positions gives the escaped bytes of both kinds; the
+ * overflow says that the next block's byte 0 is escaped. (The method of
+ * simdjson's find_escaped_branchless; Langdale & Lemire, "Parsing gigabytes
+ * of JSON per second", VLDB Journal 28(6), 2019.)
  *
- * The carry from the last block (byte 0 is escaped) only shifts the run at
- * byte 0 by one, which flips its escapers; so the block is worked out as if
- * there were no carry, and the carry is applied at the end in two steps.
- * That keeps the block-to-block dependency to two operations. */
+ * The carry from the last block (byte 0 is escaped) only makes the run at
+ * byte 0 start one byte later, which flips the escaped bytes after it; so
+ * the block is worked out as if there were no carry and the carry is
+ * applied at the end. That keeps the block-to-block dependency to two
+ * operations instead of the whole computation. */
 static inline uint64_t fj_k_escaped(uint64_t backslash, uint64_t *carry) {
   const uint64_t even = 0x5555555555555555ull;
-  uint64_t b = backslash;
-  uint64_t starts = b & ~(b << 1);
-  uint64_t even_runs = b & ~(b + (starts & even));
-  uint64_t odd_runs = b & ~even_runs;
-  uint64_t escapers = (even_runs & even) | (odd_runs & ~even);
-  uint64_t first_run = b & ~(b + 1); /* the run at byte 0, if any */
-  escapers ^= first_run & (0 - *carry);
-  uint64_t escaped = (escapers << 1) | *carry;
-  *carry = escapers >> 63;
-  return escaped;
+  uint64_t follows = backslash << 1;
+  uint64_t odd_starts = backslash & ~even & ~follows;
+  uint64_t ends;
+  uint64_t over = __builtin_add_overflow(odd_starts, backslash, &ends);
+  uint64_t escaped = (even ^ (ends << 1)) & follows;
+  uint64_t first_run = backslash & ~(backslash + 1); /* the run at byte 0, if any */
+  uint64_t c = *carry;
+  *carry = over ^ (c & (first_run >> 63));
+  return (escaped ^ ((first_run << 1) & (0 - c))) | c;
 }
+
+/* Trailing zero count of x, any value when x is 0 (a kernel with TZCNT
+ * defines it as that instruction, which gives 64). */
+#ifndef FJ_K_TZCNT
+#define FJ_K_TZCNT(x) ((uint32_t)__builtin_ctzll((x) | (1ull << 63)))
+#endif
 
 #ifndef FJ_K_HAVE_FLATTEN
 /* Appends the positions of the set bits of `bits`, plus `base`, at `out`.
- * Writes up to 16 entries unconditionally (the index has slack for it) so
- * that the common case has no data-dependent branch per bit. */
+ * Writes 8 entries unconditionally (the index has slack for it), and 8 more
+ * only in blocks with more than 8 bits, so most blocks have no
+ * data-dependent branch. The empty asm keeps each entry in a general
+ * register: without it GCC vectorises the stores by inserting the entries
+ * into a vector one by one, which is slower. */
+#define FJ_K_PUT(k)                                                                                \
+  do {                                                                                             \
+    uint32_t v_ = base + FJ_K_TZCNT(bits);                                                         \
+    __asm__("" : "+r"(v_));                                                                        \
+    out[k] = v_;                                                                                   \
+    bits &= bits - 1;                                                                              \
+  } while (0)
 static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
   int count = __builtin_popcountll(bits);
-  const uint64_t stop = 1ull << 63; /* keeps ctz defined once bits run out */
-  for (int i = 0; i < 8; i++) {
-    out[i] = base + (uint32_t)__builtin_ctzll(bits | stop);
-    bits &= bits - 1;
-  }
+  FJ_K_PUT(0); FJ_K_PUT(1); FJ_K_PUT(2); FJ_K_PUT(3);
+  FJ_K_PUT(4); FJ_K_PUT(5); FJ_K_PUT(6); FJ_K_PUT(7);
   if (count > 8) {
-    for (int i = 8; i < 16; i++) {
-      out[i] = base + (uint32_t)__builtin_ctzll(bits | stop);
-      bits &= bits - 1;
-    }
-    for (int i = 16; bits; i++) {
-      out[i] = base + (uint32_t)__builtin_ctzll(bits);
-      bits &= bits - 1;
-    }
+    FJ_K_PUT(8); FJ_K_PUT(9); FJ_K_PUT(10); FJ_K_PUT(11);
+    FJ_K_PUT(12); FJ_K_PUT(13); FJ_K_PUT(14); FJ_K_PUT(15);
+    for (int i = 16; i < count; i++)
+      FJ_K_PUT(i);
   }
   return out + count;
 }
+#undef FJ_K_PUT
 #endif
 
 /* One block: structural bits for the index, errors into c->bad. */
@@ -103,13 +118,25 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
   uint64_t body = in_string & ~quote;
   c->bad |= m.ctrl & body;
   /* most blocks of most documents have no escapes: classify those lazily */
-  if (escaped & body) c->bad |= escaped & body & ~fj_k_escapable(blk);
+  if (escaped & body) c->bad |= escaped & body & ~(fj_k_escapable(blk) | m.quote);
   /* tokens: bytes outside strings that are neither whitespace nor operators */
   uint64_t token = ~(m.ws | m.op | in_string | quote);
   uint64_t token_starts = token & ~((token << 1) | c->token);
   c->token = token >> 63;
   return (m.op & ~in_string) | (quote & in_string) | token_starts;
 }
+
+/* The index is written one block late: the flatten of a block (whose
+ * branches depend on its bit count) runs while the next block is being
+ * classified, so a mispredicted branch there is found early. */
+#define FJ_K_STEP(p, at)                                                                           \
+  do {                                                                                             \
+    fj_k_load(&blk, (p));                                                                          \
+    fj_k_utf8_block(&u, &blk);                                                                     \
+    uint64_t next_ = fj_k_block_structurals(&blk, &c);                                             \
+    out = fj_k_flatten(out, (uint32_t)(at)-64u, bits);                                             \
+    bits = next_;                                                                                  \
+  } while (0)
 
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
                     size_t *err_offset) {
@@ -118,20 +145,22 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
   fj_k_utf8_init(&u);
   fj_k_block blk;
   uint32_t *out = idx;
+  uint64_t bits = 0; /* the structurals of the block before, not yet in the index */
   size_t i = 0;
-  for (; i + 64 <= len; i += 64) {
-    fj_k_load(&blk, buf + i);
-    fj_k_utf8_block(&u, &blk);
-    out = fj_k_flatten(out, (uint32_t)i, fj_k_block_structurals(&blk, &c));
+  for (; i + 128 <= len; i += 128) { /* two blocks a turn: less loop overhead */
+    FJ_K_STEP(buf + i, i);
+    FJ_K_STEP(buf + i + 64, i + 64);
   }
+  for (; i + 64 <= len; i += 64)
+    FJ_K_STEP(buf + i, i);
   if (i < len) { /* the tail, padded with spaces: never read past the input */
     uint8_t tail[64];
     memset(tail, ' ', sizeof tail);
     memcpy(tail, buf + i, len - i);
-    fj_k_load(&blk, tail);
-    fj_k_utf8_block(&u, &blk);
-    out = fj_k_flatten(out, (uint32_t)i, fj_k_block_structurals(&blk, &c));
+    FJ_K_STEP(tail, i);
+    i += 64;
   }
+  out = fj_k_flatten(out, (uint32_t)i - 64u, bits);
   *n = (uint32_t)(out - idx);
   if (c.bad | c.in_string || !fj_k_utf8_valid(&u)) {
     fj_error err = fj__stage1_locate(buf, len, err_offset);
@@ -139,3 +168,4 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
   }
   return FJ_OK;
 }
+#undef FJ_K_STEP

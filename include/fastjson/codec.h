@@ -1,0 +1,232 @@
+/* libfastjson — struct codecs: run-time support for generated readers and
+ * writers (tools/fastjson_gen.c, `fastjson-gen`).
+ *
+ * A generated reader turns a JSON document into C structs; everything it
+ * allocates (strings, arrays, maps, recursive children) comes from an arena
+ * that the caller owns, so one fj_arena_free() releases a whole decoded value.
+ *
+ *   fj_arena arena;
+ *   fj_arena_init(&arena, NULL);
+ *   Document doc;
+ *   fj_decode_error err;
+ *   if (fj_read_Document(NULL, json, len, &arena, 0, &doc, &err) != FJ_OK)
+ *     fprintf(stderr, "%s\n", err.message); // "/items/2/qty at byte 812: ..."
+ *   ...
+ *   fj_arena_free(&arena);
+ *
+ * Errors name where they happened: a JSON Pointer (RFC 6901) to the value
+ * and the byte offset of the offending byte in the input. The path costs
+ * nothing while decoding succeeds: it is built while an error unwinds, each
+ * level prepending its own key or index.
+ *
+ * The fj_decode_* functions below are what generated code calls; they are
+ * public so that generated files compile against the installed library, but
+ * hand-written code rarely needs them.
+ *
+ * Thread-safety: an arena, a decoder and its error belong to one thread at a
+ * time. */
+#ifndef FASTJSON_CODEC_H
+#define FASTJSON_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fastjson/error.h"
+#include "fastjson/parser.h"
+#include "fastjson/writer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- arena ------------------------------------------------------------------ */
+
+/** A region allocator: a chain of blocks, freed all at once. Zero-initialised
+ *  memory is a valid empty arena with the C library's allocator. Fields are
+ *  private. */
+typedef struct fj_arena {
+  struct fj_arena_block *head; /* newest block first */
+  char *ptr, *end;             /* free space in the newest block */
+  fj_allocator alloc;          /* copied; all-NULL means malloc/free */
+  size_t next_size;            /* size of the next block, in bytes */
+} fj_arena;
+
+/** Prepares an empty arena. No memory is taken until the first allocation.
+ *  @param allocator  hooks to take blocks from (copied; the functions must
+ *                    stay valid until fj_arena_free()), or NULL for malloc. */
+FJ_API void fj_arena_init(fj_arena *a, const fj_allocator *allocator);
+
+/** `size` bytes aligned for any object type (alignof(max_align_t)), valid
+ *  until fj_arena_free(). Blocks grow geometrically from 4 KiB; a large
+ *  request gets a block of its own.
+ *  @return the memory, or NULL when the allocator fails or size overflows. */
+FJ_API void *fj_arena_alloc(fj_arena *a, size_t size);
+
+/** Frees every block; the arena is then empty and reusable. NULL is ignored. */
+FJ_API void fj_arena_free(fj_arena *a);
+
+/** Bytes taken from the allocator by the arena's blocks (headers included). */
+FJ_API size_t fj_arena_size(const fj_arena *a);
+
+/* ---- decoded values ------------------------------------------------------- */
+
+/** A decoded string: `len` bytes of UTF-8 at `data`, followed by a NUL that
+ *  `len` does not count (a `\u0000` escape can put NULs inside). `data` lives
+ *  in the decode arena; {NULL, 0} marks an absent optional string. */
+typedef struct fj_str {
+  const char *data;
+  size_t len;
+} fj_str;
+
+/* ---- decoding policies and errors ------------------------------------------ */
+
+/** Decode flags (bit set). A schema can fix a policy for one type (see
+ *  tools/fastjson_gen.c); these are the defaults for the others. */
+enum fj_decode_flags {
+  /** A key the type does not declare is an error (default: skipped). */
+  FJ_DECODE_UNKNOWN_FIELDS_ERROR = 1u << 0,
+  /** A key seen twice in one object: the last value wins (default: error). */
+  FJ_DECODE_DUPLICATES_LAST_WINS = 1u << 1
+};
+
+/** Longest JSON Pointer kept in an error, in bytes with its NUL; a deeper
+ *  path keeps its innermost part and starts with "/...". */
+#define FJ_DECODE_PATH_MAX 256
+/** Longest detail text kept in an error, in bytes with its NUL. */
+#define FJ_DECODE_DETAIL_MAX 192
+
+/** What went wrong in a decode, and where. */
+typedef struct fj_decode_error {
+  fj_error code;                    /**< FJ_OK when there was no error */
+  size_t offset;                    /**< byte offset in the input */
+  char path[FJ_DECODE_PATH_MAX];    /**< JSON Pointer to the value; "" = root */
+  char detail[FJ_DECODE_DETAIL_MAX]; /**< e.g. "2147483648 is out of range for int32" */
+  /** "<path> at byte <offset>: <detail>", the root's path shown as "(root)" */
+  char message[FJ_DECODE_PATH_MAX + FJ_DECODE_DETAIL_MAX + 32];
+} fj_decode_error;
+
+/** The state of one decode: the parser, the arena and the error being built.
+ *  Generated readers set it up with fj_decoder_init(); fields are private. */
+typedef struct fj_decoder {
+  fj_parser *parser;
+  fj_arena *arena;
+  uint32_t flags;
+  bool failed;         /* err->detail holds the innermost error */
+  size_t path_at;      /* err->path is built backwards from here */
+  bool path_truncated; /* outer segments were dropped */
+  fj_decode_error *err;
+} fj_decoder;
+
+/** Starts a decode of the parser's current document into `arena`.
+ *  @param err  receives the error; must outlive the decode. */
+FJ_API void fj_decoder_init(fj_decoder *d, fj_parser *p, fj_arena *arena, uint32_t flags,
+                            fj_decode_error *err);
+
+/** Ends a decode that returned `e`: on an error, completes err->path and
+ *  err->message (a cursor error nobody described gets the parser's location
+ *  and fj_error_message()). @return `e`. */
+FJ_API fj_error fj_decoder_finish(fj_decoder *d, fj_error e);
+
+/** Parses `len` bytes and runs `read` on the root: the common body of the
+ *  generated fj_read_<Type>() functions. `parser` may be NULL (a temporary
+ *  one is made); `out` is passed to `read`.
+ *  @return FJ_OK, a parse error, or `read`'s error, described in *err. */
+FJ_API fj_error fj_decode_document(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
+                                   uint32_t flags, fj_decode_error *err,
+                                   fj_error (*read)(fj_decoder *, const fj_value *, void *),
+                                   void *out);
+
+/** Records the innermost error (the first call wins; later ones only return
+ *  `code`): printf-style detail at byte `offset`. @return `code`. */
+FJ_API fj_error fj_decode_fail(fj_decoder *d, fj_error code, size_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/** While an error unwinds: prepends `/key` (escaped per RFC 6901) or `/index`
+ *  to the error's path. @return `e`. */
+FJ_API fj_error fj_decode_path_key(fj_decoder *d, const char *key, size_t len, fj_error e);
+FJ_API fj_error fj_decode_path_index(fj_decoder *d, size_t index, fj_error e);
+
+/* ---- reading (cursor helpers with schema-level messages) ----------------- */
+
+/** Whether the value is the literal `null` (its first byte is 'n'; a
+ *  malformed literal is then reported by the read that follows). */
+FJ_API bool fj_decode_is_null(const fj_value *v);
+
+/** Checks that a value whose first byte is 'n' is the literal `null`.
+ *  @return FJ_OK; FJ_ERR_BAD_LITERAL, described. */
+FJ_API fj_error fj_decode_null(fj_decoder *d, const fj_value *v);
+
+/** Describes an error a cursor call returned (the parser's location and
+ *  fj_error_message()) unless one is described already. @return `e`. */
+FJ_API fj_error fj_decode_cursor(fj_decoder *d, fj_error e);
+
+/** Enters an object / array; a value of another type is FJ_ERR_WRONG_TYPE
+ *  ("expected object, got string"). `what` names the expected type. */
+FJ_API fj_error fj_decode_object(fj_decoder *d, const fj_value *v, fj_object *o, const char *what);
+FJ_API fj_error fj_decode_array(fj_decoder *d, const fj_value *v, fj_array *a);
+
+/** The next field of `o`: *raw / *raw_len the key's bytes as written between
+ *  the quotes (escapes not undone: compare them with a name that has no
+ *  backslash, or call fj_decode_key() on a miss when the raw key contains a
+ *  backslash), *key the key as a value, *value the field's value.
+ *  @return FJ_OK; FJ_END; the errors of fj_object_next(), described. */
+FJ_API fj_error fj_decode_next_field(fj_decoder *d, fj_object *o, fj_value *key, const char **raw,
+                                     size_t *raw_len, fj_value *value);
+
+/** The unescaped key (parser memory, valid until the next document). */
+FJ_API fj_error fj_decode_key(fj_decoder *d, const fj_value *key, const char **s, size_t *len);
+
+/** Restarts the iteration of `o` at its first field (after a discriminator
+ *  that was looked up ahead with fj_object_findn()). */
+FJ_API fj_error fj_decode_object_restart(fj_decoder *d, fj_object *o);
+
+/** Typed scalars with range checks. Integers must be written as integers:
+ *  out of range ("2147483648 is out of range for int32") is
+ *  FJ_ERR_NUMBER_RANGE, `1.5` FJ_ERR_NOT_INTEGER; `null` and other types are
+ *  FJ_ERR_WRONG_TYPE ("null is not allowed here: expected int32"). */
+FJ_API fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out);
+FJ_API fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out);
+FJ_API fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out);
+FJ_API fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out);
+FJ_API fj_error fj_decode_bool(fj_decoder *d, const fj_value *v, bool *out);
+
+/** A string copied into the arena (NUL-terminated). FJ_ERR_NOMEM when the
+ *  arena fails. */
+FJ_API fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out);
+
+/** A string's unescaped bytes without copying (input or parser memory,
+ *  valid until the next document): for enums and discriminators. */
+FJ_API fj_error fj_decode_string_view(fj_decoder *d, const fj_value *v, const char **s,
+                                      size_t *len);
+
+/** Counts the elements of the entered array `a` and allocates `elem_size`
+ *  bytes for each (zeroed) in the arena. *items is NULL when the array is
+ *  empty. @return FJ_OK; FJ_ERR_NOMEM; counting errors. */
+FJ_API fj_error fj_decode_array_alloc(fj_decoder *d, fj_array *a, size_t elem_size, void **items,
+                                      size_t *count);
+
+/** The same for the fields of the entered object `o` (string-keyed maps):
+ *  *keys gets `count` fj_str, *values `count` values of `elem_size` bytes. */
+FJ_API fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_size, fj_str **keys,
+                                    void **values, size_t *count);
+
+/** Zeroed arena memory for one recursive child. */
+FJ_API fj_error fj_decode_alloc(fj_decoder *d, const fj_value *v, size_t size, void **out);
+
+/** Policy errors with their standard messages. `key` is the offending key's
+ *  value (its offset is reported) or the object's start for a missing
+ *  field. */
+FJ_API fj_error fj_decode_missing(fj_decoder *d, const fj_object *o, const char *field);
+FJ_API fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const char *field);
+FJ_API fj_error fj_decode_unknown(fj_decoder *d, const fj_value *key);
+/** A string that is not one of an enum's values (or not the const). */
+FJ_API fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char *type_name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

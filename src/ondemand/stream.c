@@ -1,0 +1,452 @@
+/* Document streams: the stream object, its input (a caller's buffer, or a
+ * buffer refilled chunk by chunk from a source), and the formats whose
+ * documents are delimited by a separator byte (NDJSON, JSON text sequences)
+ * or by a byte-level scan (concatenated documents).
+ *
+ * Separator formats run stage 1 once over a batch of whole documents and
+ * hand each document to the cursor as a window of that index (parser.c's
+ * fj__parser_adopt). A raw '\n' or 0x1E cannot occur inside a valid JSON
+ * string, so memchr finds document ends exactly; when a batch has a stage-1
+ * error, the documents before it are rescanned as a smaller batch and the
+ * bad one is parsed on its own, so its error is exactly what
+ * fj_parser_parse() would report. */
+#include <string.h>
+
+#include "ondemand/stream_internal.h"
+#include "util/alloc.h"
+
+/* ---- creating and freeing ----------------------------------------------------- */
+
+static fj_error check_options(const fj_stream_options *o) {
+  if (!o) return FJ_OK;
+  if ((unsigned)o->format > FJ_STREAM_ARRAY) return FJ_ERR_INVALID_ARG;
+  if (o->batch_size > FJ_MAX_DOCUMENT_SIZE || o->max_document_size > FJ_MAX_DOCUMENT_SIZE ||
+      o->chunk_size > FJ_MAX_DOCUMENT_SIZE)
+    return FJ_ERR_INVALID_ARG;
+  return FJ_OK;
+}
+
+static fj_error stream_new(fj_stream **out, const fj_stream_options *o, bool chunked) {
+  if (!out) return FJ_ERR_INVALID_ARG;
+  *out = NULL;
+  fj_error err = check_options(o);
+  if (err) return err;
+  const fj_allocator *a =
+      o && o->parser && o->parser->allocator ? o->parser->allocator : &fj__default_allocator;
+  if (!a->malloc || !a->realloc || !a->free) return FJ_ERR_INVALID_ARG;
+  fj_stream *s = fj__malloc(a, sizeof *s);
+  if (!s) return FJ_ERR_NOMEM;
+  memset(s, 0, sizeof *s);
+  s->alloc = *a;
+  s->format = o ? o->format : FJ_STREAM_NDJSON;
+  s->flags = o ? o->flags : 0;
+  s->batch_size = o && o->batch_size ? o->batch_size : FJ_STREAM_DEFAULT_BATCH_SIZE;
+  s->chunk_size = o && o->chunk_size ? o->chunk_size : FJ_STREAM_DEFAULT_CHUNK_SIZE;
+  s->max_doc = o && o->max_document_size ? o->max_document_size
+               : chunked                 ? FJ_STREAM_DEFAULT_MAX_DOCUMENT
+                                         : FJ_MAX_DOCUMENT_SIZE;
+  s->line = 1;
+  s->fd = -1;
+  s->parser = o ? o->use_parser : NULL;
+  s->owns_parser = !s->parser;
+  if ((s->owns_parser && (err = fj_parser_new(&s->parser, o ? o->parser : NULL))) ||
+      (s->format == FJ_STREAM_ARRAY && (err = fj__array_init(s, o ? o->pointer : NULL)))) {
+    fj_stream_free(s);
+    return err;
+  }
+  *out = s;
+  return FJ_OK;
+}
+
+fj_error fj_stream_new_buffer(fj_stream **out, const void *data, size_t len,
+                              const fj_stream_options *opts) {
+  if (!data && len) return FJ_ERR_INVALID_ARG;
+  fj_error err = stream_new(out, opts, false);
+  if (err) return err;
+  (*out)->data = data;
+  (*out)->end = len;
+  (*out)->eof = true;
+  return FJ_OK;
+}
+
+fj_error fj_stream_new_callback(fj_stream **out, fj_stream_read_fn read, void *ctx,
+                                const fj_stream_options *opts) {
+  if (!read) return FJ_ERR_INVALID_ARG;
+  fj_error err = stream_new(out, opts, true);
+  if (err) return err;
+  (*out)->read = read;
+  (*out)->ctx = ctx;
+  return FJ_OK;
+}
+
+fj_error fj_stream_new_fd(fj_stream **out, int fd, const fj_stream_options *opts) {
+  if (fd < 0) return FJ_ERR_INVALID_ARG;
+  fj_error err = fj_stream_new_callback(out, fj__stream_read_fd, NULL, opts);
+  if (err) return err;
+  (*out)->fd = fd;
+  (*out)->ctx = &(*out)->fd;
+  return FJ_OK;
+}
+
+fj_error fj_stream_new_file(fj_stream **out, FILE *file, const fj_stream_options *opts) {
+  if (!file) return FJ_ERR_INVALID_ARG;
+  return fj_stream_new_callback(out, fj__stream_read_file, file, opts);
+}
+
+void fj_stream_free(fj_stream *s) {
+  if (!s) return;
+  if (s->owns_parser) fj_parser_free(s->parser);
+  fj__array_free(s);
+  fj__free(&s->alloc, s->buf, s->cap);
+  fj_allocator a = s->alloc;
+  fj__free(&a, s, sizeof *s);
+}
+
+uint64_t fj_stream_position(const fj_stream *s) { return s ? s->base + s->pos : 0; }
+
+/* ---- the input ---------------------------------------------------------------- */
+
+void fj__stream_consume(fj_stream *s, size_t to) {
+  s->line += fj__count_newlines(s->data, s->pos, to);
+  s->pos = to;
+}
+
+/* Makes room for one more chunk after the unconsumed bytes, which move to
+ * the front of the buffer (that is what bounds memory). Grows by half at a
+ * time, so a document spanning many chunks is not copied over and over. */
+static fj_error make_room(fj_stream *s) {
+  size_t keep = s->end - s->pos;
+  if (s->pos) {
+    memmove(s->buf, s->buf + s->pos, keep);
+    s->base += s->pos;
+    s->scanned = s->scanned > s->pos ? s->scanned - s->pos : 0;
+    s->batch_start = s->batch_end = 0;
+    s->end = keep;
+    s->pos = 0;
+  }
+  if (s->cap - keep >= s->chunk_size) return FJ_OK;
+  size_t cap = s->cap + s->cap / 2;
+  if (cap < keep + s->chunk_size) cap = keep + s->chunk_size;
+  uint8_t *buf = fj__realloc(&s->alloc, s->buf, s->cap, cap);
+  if (!buf) return FJ_ERR_NOMEM;
+  s->buf = buf;
+  s->cap = cap;
+  return FJ_OK;
+}
+
+/* Reads one chunk (or less: whatever one read returns). A read error is
+ * kept in s->pending and ends the input; it is reported once the complete
+ * documents before it are delivered. */
+static fj_error refill(fj_stream *s) {
+  fj_error err = make_room(s);
+  if (err) return err;
+  s->data = s->buf;
+  size_t got = 0, want = s->cap - s->end;
+  if (want > s->chunk_size) want = s->chunk_size;
+  err = s->read(s->ctx, s->buf + s->end, want, &got);
+  if (err) {
+    s->pending = err;
+    s->eof = true;
+  } else if (got == 0) {
+    s->eof = true;
+  } else {
+    s->end += got > want ? want : got;
+  }
+  return FJ_OK;
+}
+
+/* ---- documents ---------------------------------------------------------------- */
+
+static void clear_doc(fj_document *doc) { memset(doc, 0, sizeof *doc); }
+
+/* Fills in the error's stream offset, line and column (columns in code
+ * points, from the line start or the document start, whichever is later). */
+fj_error fj__stream_doc_error(fj_document *doc, fj_error err, size_t rel) {
+  doc->error = err;
+  doc->error_offset = doc->offset + rel;
+  doc->error_line = doc->line;
+  doc->error_column = 1;
+  if (!doc->data) return err;
+  const uint8_t *d = (const uint8_t *)doc->data;
+  if (rel > doc->len) rel = doc->len;
+  for (size_t i = 0; i < rel; i++) {
+    if (d[i] == '\n') {
+      doc->error_line++;
+      doc->error_column = 1;
+    } else if ((d[i] & 0xC0) != 0x80) {
+      doc->error_column++;
+    }
+  }
+  return err;
+}
+
+fj_error fj__stream_fatal(fj_stream *s, fj_error err, size_t at, fj_document *doc) {
+  clear_doc(doc);
+  s->finished = true;
+  doc->index = s->index;
+  doc->offset = s->base + at;
+  doc->line = s->line + fj__count_newlines(s->data, s->pos, at > s->pos ? at : s->pos);
+  return fj__stream_doc_error(doc, err, 0);
+}
+
+fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc) {
+  clear_doc(doc);
+  doc->index = s->index++;
+  doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
+  doc->offset = s->base + a;
+  s->skipping = true;
+  return fj__stream_doc_error(doc, FJ_ERR_CAPACITY, 0);
+}
+
+/* Brackets must balance and close exactly at the last structural: the lazy
+ * cursor would find this only when it gets there, but a truncated document
+ * is to be reported as such when it is delivered. */
+static fj_error check_balance(fj_parser *p) {
+  uint8_t c = p->buf[p->idx[0]];
+  if (c != '[' && c != '{') return FJ_OK;
+  uint64_t depth = 0;
+  for (uint32_t i = 0; i < p->n; i++) {
+    c = p->buf[p->idx[i]];
+    if (c == '[' || c == '{') {
+      depth++;
+    } else if ((c == ']' || c == '}') && --depth == 0) {
+      if (i + 1 < p->n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[i + 1]);
+      return FJ_OK;
+    }
+  }
+  return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
+}
+
+/* Parses the document: through the batch's index when it has one (the
+ * window must start at the document's first byte, else the batch saw the
+ * bytes differently, as with `\x1Etrue`), otherwise on its own. */
+static fj_error parse_doc(fj_stream *s, size_t a, size_t b, fj_value *root) {
+  fj_parser *p = s->parser;
+  if (s->batch_indexed && a >= s->batch_start && b <= s->batch_end) {
+    fj_error err = fj__parser_adopt(p, s->data + a, (uint32_t)(a - s->batch_start),
+                                    (uint32_t)(b - a), s->batch_n, &s->entry, root);
+    if (p->n && p->idx[0] == 0) return err;
+    s->batch_indexed = false; /* the parse below overwrites the batch index */
+  }
+  return fj_parser_parse(p, s->data + a, b - a, root);
+}
+
+/* A scalar at the top of a JSON text sequence must be followed by
+ * whitespace, or it may have been cut short (RFC 7464 section 2.4). */
+static bool seq_truncated(const fj_stream *s, size_t b) {
+  const fj_parser *p = s->parser;
+  uint8_t c = p->buf[p->idx[0]];
+  if (c == '[' || c == '{' || c == '"') return false;
+  return b >= s->end || !fj__is_ws(s->data[b]);
+}
+
+fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_document *doc) {
+  clear_doc(doc);
+  doc->index = s->index++;
+  doc->offset = s->base + a;
+  doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
+  doc->data = (const char *)s->data + a;
+  doc->len = b - a;
+  if (b - a > s->max_doc) {
+    doc->data = NULL;
+    doc->len = 0;
+    return fj__stream_doc_error(doc, FJ_ERR_CAPACITY, 0);
+  }
+  fj_parser *p = s->parser;
+  fj_error err = parse_doc(s, a, b, &doc->root);
+  if (!err && s->format == FJ_STREAM_JSON_SEQ && seq_truncated(s, b))
+    err = fj__fail(p, FJ_ERR_TRUNCATED, b - a);
+  if (!err) err = s->flags & FJ_STREAM_VALIDATE ? fj__validate_document(p) : check_balance(p);
+  if (err == FJ_ERR_UNCLOSED_STRING && cut) err = FJ_ERR_TRUNCATED;
+  if (!err) return FJ_OK;
+  doc->root = (fj_value){0};
+  return fj__stream_doc_error(doc, err, p->err_offset);
+}
+
+/* ---- separator formats: NDJSON and JSON text sequences -------------------------- */
+
+static uint8_t separator(const fj_stream *s) { return s->format == FJ_STREAM_NDJSON ? '\n' : 0x1E; }
+
+static const uint8_t *find_last(const uint8_t *d, uint8_t c, size_t n) {
+  while (n--)
+    if (d[n] == c) return d + n;
+  return NULL;
+}
+
+/* Bytes of a document's text in data[a, end) (whitespace trimmed at both ends). */
+static size_t text_length(const fj_stream *s, size_t a) {
+  size_t b = s->end;
+  a = fj__skip_ws(s->data, a, b);
+  while (b > a && fj__is_ws(s->data[b - 1]))
+    b--;
+  return b - a;
+}
+
+/* Runs stage 1 over data[pos, batch_end). On an error, the batch shrinks to
+ * the documents before the bad one; a bad first document is parsed alone. */
+static fj_error scan_batch(fj_stream *s, uint8_t sep) {
+  s->batch_start = s->pos;
+  for (;;) {
+    size_t len = s->batch_end - s->pos, err_offset = 0;
+    s->batch_indexed = false;
+    if (len > s->max_doc && !memchr(s->data + s->pos, sep, len - 1))
+      return FJ_OK; /* one oversized document: reported without scanning */
+    fj_error err = fj__parser_scan_batch(s->parser, s->data + s->pos, len, &s->batch_n,
+                                         &err_offset);
+    if (err == FJ_ERR_NOMEM) return err;
+    if (!err) {
+      s->batch_indexed = true;
+      s->entry = 0;
+      return FJ_OK;
+    }
+    const uint8_t *q = find_last(s->data + s->pos, sep, err_offset);
+    if (!q) { /* the first document is the bad one */
+      q = memchr(s->data + s->pos, sep, len);
+      s->batch_end = q ? (size_t)(q - s->data) + 1 : s->batch_end;
+      return FJ_OK;
+    }
+    s->batch_end = (size_t)(q - s->data) + 1;
+  }
+}
+
+/* Chooses the next batch: whole documents from pos, up to batch_size bytes
+ * (one document if it is longer). FJ__STEP_NEED_MORE when no complete
+ * document is buffered yet. */
+static int next_batch(fj_stream *s, uint8_t sep, fj_document *doc, fj_error *err) {
+  size_t avail = s->end - s->pos;
+  size_t lim = s->pos + (avail < s->batch_size ? avail : s->batch_size);
+  const uint8_t *q = NULL;
+  if (lim < s->end || !fj__stream_ended(s)) q = find_last(s->data + s->pos, sep, lim - s->pos);
+  if (!q && (lim < s->end || !fj__stream_ended(s))) {
+    size_t from = s->scanned > s->pos ? s->scanned : s->pos;
+    q = memchr(s->data + from, sep, s->end - from);
+    if (!q && !fj__stream_ended(s)) {
+      s->scanned = s->end;
+      if (text_length(s, s->pos) > s->max_doc) {
+        *err = fj__stream_oversized(s, fj__skip_ws(s->data, s->pos, s->end), doc);
+        return FJ__STEP_DOC;
+      }
+      return FJ__STEP_NEED_MORE;
+    }
+  }
+  s->batch_end = q ? (size_t)(q - s->data) + 1 : s->end;
+  s->scanned = s->batch_end;
+  *err = scan_batch(s, sep);
+  return *err ? FJ__STEP_DOC : FJ__STEP_AGAIN;
+}
+
+/* Discards the rest of an oversized document, up to its separator. */
+static int skip_oversized(fj_stream *s, uint8_t sep) {
+  const uint8_t *q = memchr(s->data + s->pos, sep, s->end - s->pos);
+  if (!q) {
+    fj__stream_consume(s, s->end);
+    return fj__stream_ended(s) ? FJ__STEP_AGAIN : FJ__STEP_NEED_MORE;
+  }
+  fj__stream_consume(s, (size_t)(q - s->data) + 1);
+  s->skipping = false;
+  return FJ__STEP_AGAIN;
+}
+
+/* Moves past a record; an NDJSON line holds no newline but its end, so
+ * its newlines need no counting. */
+static void consume_record(fj_stream *s, size_t next, bool terminated) {
+  if (s->format != FJ_STREAM_NDJSON) {
+    fj__stream_consume(s, next);
+    return;
+  }
+  s->line += terminated;
+  s->pos = next;
+}
+
+/* Delivers the next document of the batch (skipping empty ones). */
+static int from_batch(fj_stream *s, uint8_t sep, fj_document *doc, fj_error *err) {
+  size_t stop = s->batch_end, next = s->batch_end;
+  const uint8_t *q = memchr(s->data + s->pos, sep, s->batch_end - s->pos);
+  if (q) {
+    stop = (size_t)(q - s->data);
+    next = stop + 1;
+  }
+  size_t a = fj__skip_ws(s->data, s->pos, stop), b = stop;
+  while (b > a && fj__is_ws(s->data[b - 1]))
+    b--;
+  if (a == b) {
+    consume_record(s, next, q != NULL);
+    return FJ__STEP_AGAIN;
+  }
+  *err = fj__stream_deliver(s, a, b, !q && next == s->end, doc);
+  consume_record(s, next, q != NULL);
+  return FJ__STEP_DOC;
+}
+
+static int step_separated(fj_stream *s, fj_document *doc, fj_error *err) {
+  uint8_t sep = separator(s);
+  if (s->skipping) return skip_oversized(s, sep);
+  if (s->pos < s->batch_end && s->pos >= s->batch_start) return from_batch(s, sep, doc, err);
+  if (s->pos == s->end) return fj__stream_ended(s) ? FJ__STEP_DOC : FJ__STEP_NEED_MORE;
+  return next_batch(s, sep, doc, err);
+}
+
+/* ---- concatenated documents ----------------------------------------------------- */
+
+static int step_concatenated(fj_stream *s, fj_document *doc, fj_error *err) {
+  if (s->vs.state == FJ__VS_IDLE && !s->skipping) {
+    fj__stream_consume(s, fj__skip_ws(s->data, s->pos, s->end));
+    if (s->pos == s->end) return fj__stream_ended(s) ? FJ__STEP_DOC : FJ__STEP_NEED_MORE;
+    s->scanned = s->pos;
+  }
+  bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
+  if (s->skipping) { /* the bytes of an oversized document are dropped as scanned */
+    fj__stream_consume(s, s->scanned);
+    if (!done && !fj__stream_ended(s)) return FJ__STEP_NEED_MORE;
+    s->skipping = false;
+    s->vs.state = FJ__VS_IDLE;
+    return FJ__STEP_AGAIN;
+  }
+  if (!done && !fj__stream_ended(s)) {
+    if (s->scanned - s->pos > s->max_doc) {
+      *err = fj__stream_oversized(s, s->pos, doc);
+      fj__stream_consume(s, s->scanned);
+      return FJ__STEP_DOC;
+    }
+    return FJ__STEP_NEED_MORE;
+  }
+  bool cut = !done && s->vs.state != FJ__VS_SCALAR;
+  s->vs.state = FJ__VS_IDLE;
+  *err = fj__stream_deliver(s, s->pos, s->scanned, cut, doc);
+  if (cut && *err == FJ_OK) { /* an open string or bracket at the end: never a whole value */
+    doc->root = (fj_value){0};
+    *err = fj__stream_doc_error(doc, FJ_ERR_TRUNCATED, doc->len);
+  }
+  fj__stream_consume(s, s->scanned);
+  return FJ__STEP_DOC;
+}
+
+/* ---- the driver ----------------------------------------------------------------- */
+
+fj_error fj_stream_next(fj_stream *s, fj_document *doc) {
+  if (!s || !doc) return FJ_ERR_INVALID_ARG;
+  for (;;) {
+    if (s->finished) {
+      clear_doc(doc);
+      doc->index = s->index;
+      doc->offset = s->base + s->pos;
+      return FJ_END;
+    }
+    fj_error err = FJ_END;
+    int r = s->format == FJ_STREAM_ARRAY          ? fj__array_step(s, doc, &err)
+            : s->format == FJ_STREAM_CONCATENATED ? step_concatenated(s, doc, &err)
+                                                  : step_separated(s, doc, &err);
+    if (r == FJ__STEP_DOC) {
+      if (err == FJ_END || err == FJ_ERR_NOMEM) s->finished = true;
+      if (err != FJ_END) return err;
+      continue;
+    }
+    if (r != FJ__STEP_NEED_MORE) continue;
+    if (s->pending) return fj__stream_fatal(s, s->pending, s->pos, doc);
+    if (s->eof) { /* a step wants bytes after a clean end: nothing is left */
+      s->finished = true;
+      continue;
+    }
+    if ((err = refill(s))) return fj__stream_fatal(s, err, s->pos, doc);
+  }
+}

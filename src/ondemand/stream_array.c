@@ -1,0 +1,298 @@
+/* FJ_STREAM_ARRAY: the elements of one array, however large, each delivered
+ * as a document. The path to the array (a JSON Pointer) is followed byte by
+ * byte: keys are compared as they stream past and values off the path are
+ * skipped with the resumable value scanner, their bytes dropped as they are
+ * scanned. Each element is delimited the same way and handed to the parser,
+ * so memory is bounded by the largest element plus a chunk.
+ *
+ * Every phase below either advances (consuming bytes), delivers an element,
+ * or asks for more bytes; a phase that asks is simply run again after the
+ * refill, so partial keys and punctuation are re-read from pos. */
+#include <string.h>
+
+#include "ondemand/stream_internal.h"
+#include "util/alloc.h"
+
+/* ---- the pointer ---------------------------------------------------------------- */
+
+fj_error fj__array_init(fj_stream *s, const char *ptr) {
+  size_t len = ptr ? strlen(ptr) : 0, ntok = 0;
+  if (len && ptr[0] != '/') return FJ_ERR_BAD_POINTER;
+  for (size_t i = 0; i < len; i++)
+    ntok += ptr[i] == '/';
+  s->tokens = fj__malloc(&s->alloc, len + 1);
+  s->token_end = fj__malloc(&s->alloc, (ntok + 1) * sizeof *s->token_end);
+  s->tokens_len = len + 1;
+  if (!s->tokens || !s->token_end) return FJ_ERR_NOMEM;
+  size_t out = 0, k = 0;
+  for (size_t i = 1; i <= len; i++) {
+    if (i == len || ptr[i] == '/') {
+      s->token_end[k++] = out;
+    } else if (ptr[i] == '~') { /* RFC 6901 section 4: ~0 is '~', ~1 is '/' */
+      if (i + 1 >= len || (ptr[i + 1] != '0' && ptr[i + 1] != '1')) return FJ_ERR_BAD_POINTER;
+      s->tokens[out++] = ptr[++i] == '0' ? '~' : '/';
+    } else {
+      s->tokens[out++] = (uint8_t)ptr[i];
+    }
+  }
+  s->ntokens = ntok;
+  s->phase = FJ__AR_NAV_VALUE;
+  return FJ_OK;
+}
+
+void fj__array_free(fj_stream *s) {
+  fj__free(&s->alloc, s->tokens, s->tokens_len);
+  fj__free(&s->alloc, s->token_end, (s->ntokens + 1) * sizeof *s->token_end);
+  fj__free(&s->alloc, s->key_buf, s->key_cap);
+}
+
+static const uint8_t *token(const fj_stream *s, size_t k, size_t *len) {
+  size_t start = k ? s->token_end[k - 1] : 0;
+  *len = s->token_end[k] - start;
+  return s->tokens + start;
+}
+
+/* An array index token: decimal, no leading zeros (RFC 6901 section 4). */
+static fj_error token_index(const fj_stream *s, uint64_t *out) {
+  size_t len;
+  const uint8_t *t = token(s, s->token, &len);
+  if (len == 1 && t[0] == '-') return FJ_ERR_INDEX_RANGE;
+  if (len == 0 || len > 19 || (len > 1 && t[0] == '0')) return FJ_ERR_BAD_POINTER;
+  uint64_t v = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (t[i] < '0' || t[i] > '9') return FJ_ERR_BAD_POINTER;
+    v = v * 10 + (uint64_t)(t[i] - '0');
+  }
+  *out = v;
+  return FJ_OK;
+}
+
+/* ---- steps -------------------------------------------------------------------- */
+
+/* Skips whitespace; FJ__STEP_AGAIN with a byte at pos, or NEED_MORE. At the
+ * clean end of the input, ends the stream with `at_end` (FJ_END or an error). */
+static int need_byte(fj_stream *s, fj_document *doc, fj_error *err, fj_error at_end) {
+  fj__stream_consume(s, fj__skip_ws(s->data, s->pos, s->end));
+  if (s->pos < s->end) return FJ__STEP_AGAIN;
+  if (!fj__stream_ended(s)) return FJ__STEP_NEED_MORE;
+  *err = at_end == FJ_END ? FJ_END : fj__stream_fatal(s, at_end, s->pos, doc);
+  return FJ__STEP_DOC;
+}
+
+static int fatal(fj_stream *s, fj_document *doc, fj_error *err, fj_error e) {
+  *err = fj__stream_fatal(s, e, s->pos, doc);
+  return FJ__STEP_DOC;
+}
+
+/* A value on the path: descend into it, or start streaming it. */
+static int nav_value(fj_stream *s, fj_document *doc, fj_error *err) {
+  uint8_t c = s->data[s->pos];
+  if (s->token == s->ntokens) {
+    if (c != '[') return fatal(s, doc, err, FJ_ERR_WRONG_TYPE);
+    s->phase = FJ__AR_FIRST;
+  } else if (c == '{') {
+    s->phase = FJ__AR_NAV_KEY_FIRST;
+  } else if (c == '[') {
+    fj_error e = token_index(s, &s->skip_count);
+    if (e) return fatal(s, doc, err, e);
+    s->phase = FJ__AR_NAV_INDEX_FIRST;
+  } else {
+    return fatal(s, doc, err, FJ_ERR_WRONG_TYPE);
+  }
+  if (s->token < s->ntokens) s->enclosing++;
+  fj__stream_consume(s, s->pos + 1);
+  return FJ__STEP_AGAIN;
+}
+
+/* A key on the path: read it whole (keys are short; a partial one is re-read
+ * after the refill) and compare it, unescaped, with the pointer's token. */
+static int nav_key(fj_stream *s, fj_document *doc, fj_error *err) {
+  if (s->data[s->pos] != '"') return fatal(s, doc, err, FJ_ERR_EXPECTED_KEY);
+  fj__vscan v = {0, FJ__VS_STRING, false};
+  size_t i = s->pos + 1;
+  if (!fj__vscan_string(&v, s->data, &i, s->end)) {
+    if (!fj__stream_ended(s)) {
+      if (s->end - s->pos > s->max_doc) return fatal(s, doc, err, FJ_ERR_CAPACITY);
+      return FJ__STEP_NEED_MORE;
+    }
+    return fatal(s, doc, err, FJ_ERR_TRUNCATED);
+  }
+  size_t raw = i - s->pos;
+  if (raw > s->key_cap) {
+    uint8_t *b = fj__realloc(&s->alloc, s->key_buf, s->key_cap, raw);
+    if (!b) return fatal(s, doc, err, FJ_ERR_NOMEM);
+    s->key_buf = b;
+    s->key_cap = raw;
+  }
+  size_t klen = 0, tlen;
+  const uint8_t *close, *err_at;
+  fj_error e = fj__unescape(s->data + s->pos, s->data + i, s->key_buf, &klen, &close, &err_at,
+                            s->parser->flags);
+  if (e) return fatal(s, doc, err, e);
+  const uint8_t *t = token(s, s->token, &tlen);
+  s->key_match = klen == tlen && memcmp(s->key_buf, t, tlen) == 0;
+  fj__stream_consume(s, i);
+  s->phase = FJ__AR_NAV_COLON;
+  return FJ__STEP_AGAIN;
+}
+
+/* Skips a value off the path, dropping its bytes as they are scanned. */
+static int nav_skip(fj_stream *s, fj_document *doc, fj_error *err) {
+  if (s->vs.state == FJ__VS_IDLE) {
+    int r = need_byte(s, doc, err, FJ_ERR_TRUNCATED);
+    if (r != FJ__STEP_AGAIN) return r;
+    uint8_t c = s->data[s->pos];
+    if (c == ']' || c == '}' || c == ',' || c == ':')
+      return fatal(s, doc, err, FJ_ERR_EXPECTED_VALUE);
+    s->scanned = s->pos;
+  }
+  bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
+  fj__stream_consume(s, s->scanned);
+  if (done || (fj__stream_ended(s) && s->vs.state == FJ__VS_SCALAR)) {
+    s->vs.state = FJ__VS_IDLE;
+    s->phase = s->ar_after;
+    return FJ__STEP_AGAIN;
+  }
+  if (fj__stream_ended(s)) return fatal(s, doc, err, FJ_ERR_TRUNCATED);
+  return FJ__STEP_NEED_MORE;
+}
+
+/* An element of the streamed array: delimit it, then parse it. */
+static int element(fj_stream *s, fj_document *doc, fj_error *err) {
+  if (s->vs.state == FJ__VS_IDLE && !s->skipping) {
+    uint8_t c = s->data[s->pos];
+    if (c == ']' || c == '}' || c == ',' || c == ':')
+      return fatal(s, doc, err, FJ_ERR_EXPECTED_VALUE);
+    s->scanned = s->pos;
+  }
+  bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
+  bool ended = fj__stream_ended(s);
+  if (s->skipping) { /* an oversized element: drop it as it is scanned */
+    fj__stream_consume(s, s->scanned);
+    if (!done && !ended) return FJ__STEP_NEED_MORE;
+    if (!done && s->vs.state != FJ__VS_SCALAR) return fatal(s, doc, err, FJ_ERR_TRUNCATED);
+    s->skipping = false;
+    s->vs.state = FJ__VS_IDLE;
+    s->phase = FJ__AR_AFTER;
+    return FJ__STEP_AGAIN;
+  }
+  if (!done && !ended) {
+    if (s->scanned - s->pos <= s->max_doc) return FJ__STEP_NEED_MORE;
+    *err = fj__stream_oversized(s, s->pos, doc);
+    fj__stream_consume(s, s->scanned);
+    return FJ__STEP_DOC;
+  }
+  bool cut = !done && s->vs.state != FJ__VS_SCALAR;
+  s->vs.state = FJ__VS_IDLE;
+  *err = fj__stream_deliver(s, s->pos, s->scanned, cut, doc);
+  fj__stream_consume(s, s->scanned);
+  if (cut) { /* the input ended inside the element: nothing can follow */
+    s->finished = true;
+    if (!*err) {
+      doc->root = (fj_value){0};
+      *err = fj__stream_doc_error(doc, FJ_ERR_TRUNCATED, doc->len);
+    }
+  }
+  s->phase = FJ__AR_AFTER;
+  return FJ__STEP_DOC;
+}
+
+/* After the array: the containers around it must close, then only
+ * whitespace may follow. */
+static int tail(fj_stream *s, fj_document *doc, fj_error *err) {
+  if (s->vs.state == FJ__VS_IDLE) {
+    if (s->enclosing == 0) {
+      s->phase = FJ__AR_TRAILER;
+      return FJ__STEP_AGAIN;
+    }
+    fj__vscan_inside(&s->vs, s->enclosing);
+    s->scanned = s->pos;
+  }
+  bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
+  fj__stream_consume(s, s->scanned);
+  if (done) {
+    s->enclosing = 0;
+    s->phase = FJ__AR_TRAILER;
+    return FJ__STEP_AGAIN;
+  }
+  if (fj__stream_ended(s)) return fatal(s, doc, err, FJ_ERR_TRUNCATED);
+  return FJ__STEP_NEED_MORE;
+}
+
+/* Punctuation after a value: `,` goes on with `next`, `close` ends with
+ * `closed` (or the error `closed_err` when nonzero). */
+static int after(fj_stream *s, fj_document *doc, fj_error *err, uint8_t close, int next,
+                 int closed, fj_error closed_err) {
+  int r = need_byte(s, doc, err, FJ_ERR_TRUNCATED);
+  if (r != FJ__STEP_AGAIN) return r;
+  uint8_t c = s->data[s->pos];
+  if (c != ',' && c != close) return fatal(s, doc, err, FJ_ERR_EXPECTED_COMMA);
+  if (c == close && closed_err) return fatal(s, doc, err, closed_err);
+  fj__stream_consume(s, s->pos + 1);
+  s->phase = c == ',' ? next : closed;
+  return FJ__STEP_AGAIN;
+}
+
+int fj__array_step(fj_stream *s, fj_document *doc, fj_error *err) {
+  int r;
+  switch (s->phase) {
+  case FJ__AR_NAV_SKIP: return nav_skip(s, doc, err);
+  case FJ__AR_ELEM:
+    if (s->vs.state != FJ__VS_IDLE || s->skipping) return element(s, doc, err);
+    break;
+  case FJ__AR_TAIL: return tail(s, doc, err);
+  case FJ__AR_NAV_INDEX:
+    if (s->skip_count == 0) {
+      s->token++;
+      s->phase = FJ__AR_NAV_VALUE;
+    } else {
+      s->skip_count--;
+      s->ar_after = FJ__AR_NAV_AFTER_ELEM;
+      s->phase = FJ__AR_NAV_SKIP;
+    }
+    return FJ__STEP_AGAIN;
+  case FJ__AR_NAV_AFTER_FIELD:
+    return after(s, doc, err, '}', FJ__AR_NAV_KEY, 0, FJ_ERR_NO_SUCH_FIELD);
+  case FJ__AR_NAV_AFTER_ELEM:
+    return after(s, doc, err, ']', FJ__AR_NAV_INDEX, 0, FJ_ERR_INDEX_RANGE);
+  case FJ__AR_AFTER: return after(s, doc, err, ']', FJ__AR_ELEM, FJ__AR_TAIL, FJ_OK);
+  default: break;
+  }
+  /* the remaining phases start at a non-whitespace byte */
+  r = need_byte(s, doc, err, s->phase == FJ__AR_TRAILER ? FJ_END : FJ_ERR_TRUNCATED);
+  if (r != FJ__STEP_AGAIN) return r;
+  uint8_t c = s->data[s->pos];
+  switch (s->phase) {
+  case FJ__AR_NAV_VALUE: return nav_value(s, doc, err);
+  case FJ__AR_NAV_KEY_FIRST:
+    if (c == '}') return fatal(s, doc, err, FJ_ERR_NO_SUCH_FIELD);
+    s->phase = FJ__AR_NAV_KEY;
+    return FJ__STEP_AGAIN;
+  case FJ__AR_NAV_KEY: return nav_key(s, doc, err);
+  case FJ__AR_NAV_COLON:
+    if (c != ':') return fatal(s, doc, err, FJ_ERR_EXPECTED_COLON);
+    fj__stream_consume(s, s->pos + 1);
+    if (s->key_match) {
+      s->token++;
+      s->phase = FJ__AR_NAV_VALUE;
+    } else {
+      s->ar_after = FJ__AR_NAV_AFTER_FIELD;
+      s->phase = FJ__AR_NAV_SKIP;
+    }
+    return FJ__STEP_AGAIN;
+  case FJ__AR_NAV_INDEX_FIRST:
+    if (c == ']') return fatal(s, doc, err, FJ_ERR_INDEX_RANGE);
+    s->phase = FJ__AR_NAV_INDEX;
+    return FJ__STEP_AGAIN;
+  case FJ__AR_FIRST:
+    if (c == ']') {
+      fj__stream_consume(s, s->pos + 1);
+      s->phase = FJ__AR_TAIL;
+      return FJ__STEP_AGAIN;
+    }
+    s->phase = FJ__AR_ELEM;
+    return FJ__STEP_AGAIN;
+  case FJ__AR_ELEM: return element(s, doc, err);
+  default: /* FJ__AR_TRAILER */ return fatal(s, doc, err, FJ_ERR_TRAILING_CONTENT);
+  }
+}

@@ -1,0 +1,588 @@
+/* Struct codecs (src/codec, tools/fastjson_gen.c): the generated readers and
+ * writers of the models in bench/models and of tests/codec/policy.json.
+ *
+ * Why: a generated reader is a lot of code nobody reads line by line, so the
+ * tests pin behaviour, not code: every model round-trips (read, write, read
+ * gives equal structs and the same bytes), the values match Python's json
+ * module on the same payload (tests/codec_check.py), and every policy and
+ * error message of the issue is checked exactly, with its JSON Pointer and
+ * byte offset. The generator's own schema errors are checked too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fastjson.h"
+#include "fastjson/codec.h"
+
+#include "abc.h"
+#include "company.h"
+#include "document.h"
+#include "expr_field.h"
+#include "expr_nested.h"
+#include "flat.h"
+#include "policy.h"
+#include "twitter.h"
+
+#define EXPECT(call, code) assert_string_equal(fj_error_name(call), fj_error_name(code))
+#define OK(call) EXPECT(call, FJ_OK)
+
+static char g_dir[64];     /* temporary folder: payloads and outputs */
+static char g_check[8192]; /* codec_check.py arguments collected by the round trips */
+
+static char *slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  assert_non_null(s);
+  assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+  s[n] = '\0';
+  fclose(f);
+  *len = (size_t)n;
+  return s;
+}
+
+static char *payload(const char *model, size_t *len) {
+  char path[256];
+  snprintf(path, sizeof path, "%s/%s.json", g_dir, model);
+  char *s = slurp(path, len);
+  assert_non_null(s);
+  return s;
+}
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(g_dir, sizeof g_dir, "/tmp/fj_codec_XXXXXX");
+  if (!mkdtemp(g_dir)) return -1;
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "%s %s/bench/models/gen_payloads.py %s", FJ_PYTHON, FJ_SOURCE_DIR,
+           g_dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Writes a decoded value with `write` into a new buffer. */
+#define WRITE(T, value, buf)                                                                       \
+  do {                                                                                             \
+    fj_writer *w_;                                                                                 \
+    OK(fj_writer_new(&w_, NULL, fj_sink_buffer(buf)));                                             \
+    OK(fj_write_##T(w_, value));                                                                   \
+    OK(fj_writer_finish(w_));                                                                      \
+    fj_writer_free(w_);                                                                            \
+  } while (0)
+
+/* read → write → read: equal structs, identical bytes; the first output is
+ * kept for the Python oracle (SCHEMA PAYLOAD OUTPUT). */
+#define DEFINE_ROUND_TRIP(T)                                                                       \
+  static void round_trip_##T(const char *schema, const char *payload_path, const char *json,      \
+                             size_t len, const char *name) {                                       \
+    fj_arena a1, a2;                                                                               \
+    fj_arena_init(&a1, NULL);                                                                      \
+    fj_arena_init(&a2, NULL);                                                                      \
+    T x, y;                                                                                        \
+    fj_decode_error err;                                                                           \
+    fj_error e = fj_read_##T(NULL, json, len, &a1, 0, &x, &err);                                   \
+    if (e) fail_msg("%s: %s", name, err.message);                                                  \
+    fj_buffer b1 = {0}, b2 = {0};                                                                  \
+    WRITE(T, &x, &b1);                                                                             \
+    e = fj_read_##T(NULL, b1.data, b1.len, &a2, 0, &y, &err);                                      \
+    if (e) fail_msg("%s again: %s", name, err.message);                                            \
+    assert_true(fj_equal_##T(&x, &y));                                                             \
+    WRITE(T, &y, &b2);                                                                             \
+    assert_int_equal(b1.len, b2.len);                                                              \
+    assert_memory_equal(b1.data, b2.data, b1.len);                                                 \
+    char out[256];                                                                                 \
+    snprintf(out, sizeof out, "%s/%s.out.json", g_dir, name);                                      \
+    FILE *f = fopen(out, "wb");                                                                    \
+    assert_non_null(f);                                                                            \
+    assert_int_equal(fwrite(b1.data, 1, b1.len, f), b1.len);                                       \
+    fclose(f);                                                                                     \
+    size_t n = strlen(g_check);                                                                    \
+    snprintf(g_check + n, sizeof g_check - n, " %s %s %s", schema, payload_path, out);             \
+    fj_buffer_free(&b1);                                                                           \
+    fj_buffer_free(&b2);                                                                           \
+    fj_arena_free(&a1);                                                                            \
+    fj_arena_free(&a2);                                                                            \
+  }
+
+DEFINE_ROUND_TRIP(Flat)
+DEFINE_ROUND_TRIP(Company)
+DEFINE_ROUND_TRIP(Document)
+DEFINE_ROUND_TRIP(Expr)
+DEFINE_ROUND_TRIP(Tree)
+DEFINE_ROUND_TRIP(Abc)
+DEFINE_ROUND_TRIP(Twitter)
+
+#define MODEL(T, name)                                                                             \
+  do {                                                                                             \
+    size_t len_;                                                                                   \
+    char *json_ = payload(name, &len_);                                                            \
+    char schema_[256], path_[256];                                                                 \
+    snprintf(schema_, sizeof schema_, "%s/bench/models/%s.json", FJ_SOURCE_DIR, name);             \
+    snprintf(path_, sizeof path_, "%s/%s.json", g_dir, name);                                      \
+    round_trip_##T(schema_, path_, json_, len_, name);                                             \
+    free(json_);                                                                                   \
+  } while (0)
+
+/* Every model round-trips, and Python agrees with every value. */
+static void test_models_round_trip_and_match_python(void **state) {
+  (void)state;
+  g_check[0] = '\0';
+  MODEL(Flat, "flat");
+  MODEL(Company, "company");
+  MODEL(Document, "document");
+  MODEL(Expr, "expr_field");
+  MODEL(Tree, "expr_nested");
+  MODEL(Abc, "abc");
+  size_t len;
+  char twitter[512];
+  snprintf(twitter, sizeof twitter, "%s/corpus/twitter.json", FJ_DATA_DIR);
+  char *json = slurp(twitter, &len);
+  if (json) {
+    char schema[256];
+    snprintf(schema, sizeof schema, "%s/bench/models/twitter.json", FJ_SOURCE_DIR);
+    round_trip_Twitter(schema, twitter, json, len, "twitter");
+    free(json);
+  }
+  char cmd[sizeof g_check + 512];
+  snprintf(cmd, sizeof cmd, "%s %s/tests/codec_check.py%s", FJ_PYTHON, FJ_SOURCE_DIR, g_check);
+  assert_int_equal(system(cmd), 0);
+}
+
+/* A few values checked by hand, where C types matter (ranges, null, defaults). */
+static void test_model_values(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  fj_decode_error err;
+  size_t len;
+  char *json = payload("flat", &len);
+  Flat f;
+  OK(fj_read_Flat(NULL, json, len, &a, 0, &f, &err));
+  assert_true(f.id == 9007199254740993u);
+  assert_int_equal(f.count, INT32_MIN);
+  assert_true(f.balance == -9223372036854775807LL);
+  assert_int_equal(f.level, Flat_level_high);
+  assert_false(f.has_nickname);
+  assert_true(f.has_retries && f.retries == 5 && f.has_verified && f.verified);
+  assert_string_equal(f.email.data, "ada@example.org");
+  free(json);
+
+  json = payload("document", &len);
+  Document doc;
+  OK(fj_read_Document(NULL, json, len, &a, 0, &doc, &err));
+  assert_true(doc.id == UINT64_MAX);
+  assert_int_equal(doc.status, Document_status_sent);
+  assert_int_equal(doc.items.count, 8);
+  assert_int_equal(doc.meta.tags.count, 3);
+  assert_string_equal(doc.meta.tags.items[1].data, "urgent");
+  assert_false(doc.meta.has_attributes);
+  free(json);
+
+  json = payload("company", &len);
+  Company c;
+  OK(fj_read_Company(NULL, json, len, &a, 0, &c, &err));
+  assert_true(len > 18000 && len < 24000); /* the ~20 KB model */
+  assert_int_equal(c.departments.count, 9);
+  assert_string_equal(c.name.data, "Initech \xc3\xa9t\xc3\xa9 \"quoted\"");
+  free(json);
+
+  json = payload("abc", &len);
+  Abc abc;
+  OK(fj_read_Abc(NULL, json, len, &a, 0, &abc, &err));
+  assert_int_equal(abc.a, 0);
+  assert_string_equal(abc.b.data, "value of b");
+  assert_string_equal(abc.z.data, "value of z"); /* the first key of the payload */
+  assert_true(abc.y == 24 * 1000003 && abc.x == 23.5);
+  free(json);
+  fj_arena_free(&a);
+}
+
+/* ---- policies and error messages ----------------------------------------------- */
+
+/* Reads `json` as a Policy with `flags` and returns the error message ("" on
+ * success); the decoded value goes to *out. */
+static const char *policy(const char *json, uint32_t flags, Policy *out, fj_arena *a) {
+  static fj_decode_error err;
+  static Policy scratch;
+  fj_error e = fj_read_Policy(NULL, json, strlen(json), a, flags, out ? out : &scratch, &err);
+  if (!e) return "";
+  assert_int_equal(err.code, e);
+  return err.message;
+}
+
+static void test_policy_values(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  assert_string_equal(policy("{\"qty\": 7, \"name\": null, \"big\": 18446744073709551615, "
+                             "\"counts\": {\"a\": 1, \"b\\u00e9\": -2}, \"kind\": \"policy\", "
+                             "\"matrix\": [[1, 2], [], [3]]}",
+                             0, &p, &a),
+                      "");
+  assert_int_equal(p.qty, 7);
+  assert_false(p.has_name);
+  assert_true(p.has_big && p.big == UINT64_MAX);
+  assert_true(p.has_opt && p.opt == 42); /* defaults */
+  assert_true(p.has_label && strcmp(p.label.data, "none") == 0);
+  assert_true(p.has_ratio && p.ratio == 0.5);
+  assert_false(p.has_flag);
+  assert_int_equal(p.counts.count, 2);
+  assert_string_equal(p.counts.keys[1].data, "b\xc3\xa9");
+  assert_int_equal(p.counts.values[1], -2);
+  assert_int_equal(p.matrix.count, 3);
+  assert_int_equal(p.matrix.items[1].count, 0);
+  assert_int_equal(p.matrix.items[2].items[0], 3);
+  /* keys with escapes: unescaped only when the raw bytes do not match */
+  assert_string_equal(policy("{\"q\\u0074y\": 1, \"quo\\\"te\": true, \"back\\\\slash\": true, "
+                             "\"name\": \"n\\u00e9\"}",
+                             0, &p, &a),
+                      "");
+  assert_true(p.qty == 1 && p.has_quo_te && p.quo_te && p.has_back_slash && p.back_slash);
+  assert_string_equal(p.name.data, "n\xc3\xa9");
+  /* a raw key that looks like a backslash name is not one */
+  assert_string_equal(policy("{\"qty\": 1, \"back\\slash\": true}", 0, &p, &a),
+                      "(root) at byte 16: invalid escape sequence in a string");
+  fj_arena_free(&a);
+}
+
+static void test_policy_errors(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  /* ranges, types, null */
+  assert_string_equal(policy("{\"qty\": 2147483648}", 0, NULL, &a),
+                      "/qty at byte 8: 2147483648 is out of range for int32");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1}, {\"qty\": 2}, "
+                             "{\"qty\": -2147483649}]}",
+                             0, NULL, &a),
+                      "/items/2/qty at byte 53: -2147483649 is out of range for int32");
+  assert_string_equal(policy("{\"qty\": 1, \"big\": -1}", 0, NULL, &a),
+                      "/big at byte 18: -1 is out of range for uint64");
+  assert_string_equal(policy("{\"qty\": 1, \"i64\": 9223372036854775808}", 0, NULL, &a),
+                      "/i64 at byte 18: 9223372036854775808 is out of range for int64");
+  assert_string_equal(policy("{\"qty\": 1.5}", 0, NULL, &a),
+                      "/qty at byte 8: 1.5 is not an integer (int32)");
+  assert_string_equal(policy("{\"qty\": \"7\"}", 0, NULL, &a),
+                      "/qty at byte 8: expected int32, got string");
+  assert_string_equal(policy("{\"qty\": null}", 0, NULL, &a),
+                      "/qty at byte 8: null is not allowed here: expected int32");
+  assert_string_equal(policy("{\"qty\": 1, \"flag\": 1}", 0, NULL, &a),
+                      "/flag at byte 19: expected boolean, got number");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": {}}", 0, NULL, &a),
+                      "/items at byte 20: expected array, got object");
+  assert_string_equal(policy("{\"qty\": 1, \"strict\": []}", 0, NULL, &a),
+                      "/strict at byte 21: expected object (Strict), got array");
+  /* enums and consts */
+  assert_string_equal(policy("{\"qty\": 1, \"color\": \"purple\"}", 0, NULL, &a),
+                      "/color at byte 20: \"purple\" is not a value of Policy_color");
+  assert_string_equal(policy("{\"qty\": 1, \"kind\": \"other\"}", 0, NULL, &a),
+                      "/kind at byte 19: \"other\" is not the constant \"policy\"");
+  /* missing required fields, at the root and nested */
+  assert_string_equal(policy("{}", 0, NULL, &a),
+                      "(root) at byte 0: missing required field \"qty\"");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"sku\": \"x\"}]}", 0, NULL, &a),
+                      "/items/0 at byte 21: missing required field \"qty\"");
+  /* duplicates: an error by default, the last wins on request or per type */
+  assert_string_equal(policy("{\"qty\": 1, \"qty\": 2}", 0, NULL, &a),
+                      "/qty at byte 11: duplicate key \"qty\"");
+  assert_string_equal(policy("{\"qty\": 1, \"qty\": 2}", FJ_DECODE_DUPLICATES_LAST_WINS, &p, &a), "");
+  assert_int_equal(p.qty, 2);
+  assert_string_equal(policy("{\"qty\": 1, \"lax\": {\"a\": 1, \"a\": 2}}", 0, &p, &a), "");
+  assert_true(p.lax.has_a && p.lax.a == 2);
+  /* unknown fields: skipped by default, an error on request or per type */
+  assert_string_equal(policy("{\"qty\": 1, \"zzz\": {\"deep\": [1, 2]}}", 0, &p, &a), "");
+  assert_string_equal(policy("{\"qty\": 1, \"zzz\": 1}", FJ_DECODE_UNKNOWN_FIELDS_ERROR, NULL, &a),
+                      "/zzz at byte 11: unknown field \"zzz\"");
+  assert_string_equal(policy("{\"qty\": 1, \"strict\": {\"a\": 1, \"b\": 2}}", 0, NULL, &a),
+                      "/strict/b at byte 30: unknown field \"b\"");
+  assert_string_equal(policy("{\"qty\": 1, \"lax\": {\"b\": 2}}", FJ_DECODE_UNKNOWN_FIELDS_ERROR,
+                             NULL, &a),
+                      "");
+  /* JSON Pointer escapes in paths, maps and nested arrays */
+  assert_string_equal(policy("{\"qty\": 1, \"sl/ash~\": true}", 0, NULL, &a),
+                      "/sl~1ash~0 at byte 22: expected int32, got boolean");
+  assert_string_equal(policy("{\"qty\": 1, \"counts\": {\"x/y\": \"s\"}}", 0, NULL, &a),
+                      "/counts/x~1y at byte 29: expected int32, got string");
+  assert_string_equal(policy("{\"qty\": 1, \"matrix\": [[1], [2, 3e0]]}", 0, NULL, &a),
+                      "/matrix/1/1 at byte 31: 3e0 is not an integer (int32)");
+  /* syntax errors keep the parser's offset */
+  assert_string_equal(policy("{\"qty\": 1,", 0, NULL, &a),
+                      "(root) at byte 10: the document ends before its arrays or objects are closed");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1} {\"qty\": 2}]}", 0, NULL, &a),
+                      "/items at byte 32: expected ',' or the end of the array or object");
+  fj_arena_free(&a);
+}
+
+/* A required nullable field that is null is written back as null. */
+static void test_required_nullable_writes_null(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Required r;
+  fj_decode_error err;
+  const char *json = "{\"v\": null}";
+  OK(fj_read_Required(NULL, json, strlen(json), &a, 0, &r, &err));
+  assert_false(r.has_v);
+  fj_buffer b = {0};
+  WRITE(Required, &r, &b);
+  assert_string_equal((char *)b.data, "{\"v\":null}");
+  json = "{\"w\": \"x\"}";
+  EXPECT(fj_read_Required(NULL, json, strlen(json), &a, 0, &r, &err), FJ_ERR_NO_SUCH_FIELD);
+  assert_string_equal(err.message, "(root) at byte 0: missing required field \"v\"");
+  fj_buffer_free(&b);
+  fj_arena_free(&a);
+}
+
+/* ---- tagged unions --------------------------------------------------------------- */
+
+static void test_union_discriminator_field(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  fj_decode_error err;
+  Expr x;
+  /* the discriminator last, and in a nested variant in the middle */
+  const char *json = "{\"op\": \"*\", \"left\": {\"value\": 2, \"type\": \"num\"}, "
+                     "\"right\": {\"arg\": {\"type\": \"num\", \"value\": 3}, \"type\": \"neg\"}, "
+                     "\"type\": \"bin\"}";
+  OK(fj_read_Expr(NULL, json, strlen(json), &a, 0, &x, &err));
+  assert_int_equal(x.kind, Expr_bin);
+  assert_int_equal(x.as.bin.op, Binary_op_star);
+  assert_int_equal(x.as.bin.left->kind, Expr_num);
+  assert_true(x.as.bin.left->as.num.value == 2);
+  assert_int_equal(x.as.bin.right->kind, Expr_neg);
+  assert_true(x.as.bin.right->as.neg.arg->as.num.value == 3);
+  fj_buffer b = {0};
+  WRITE(Expr, &x, &b);
+  assert_string_equal((char *)b.data,
+                      "{\"type\":\"bin\",\"op\":\"*\",\"left\":{\"type\":\"num\",\"value\":2.0},"
+                      "\"right\":{\"type\":\"neg\",\"arg\":{\"type\":\"num\",\"value\":3.0}}}");
+  fj_buffer_free(&b);
+  const char *bad[][2] = {
+      {"{\"value\": 1}", "(root) at byte 0: missing required field \"type\""},
+      {"{\"value\": 1, \"type\": \"sqrt\"}", "/type at byte 21: \"sqrt\" is not a value of Expr"},
+      {"{\"type\": 5}", "/type at byte 9: expected string, got number"},
+      {"{\"type\": \"neg\", \"arg\": {\"type\": \"num\", \"value\": \"x\"}}",
+       "/arg/value at byte 48: expected number, got string"},
+      {"{\"type\": \"neg\", \"arg\": {\"type\": \"num\", \"value\": 1, \"value\": 2}}",
+       "/arg/value at byte 51: duplicate key \"value\""},
+      {"[]", "(root) at byte 0: expected object (Expr), got array"}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_not_equal(fj_read_Expr(NULL, bad[i][0], strlen(bad[i][0]), &a, 0, &x, &err), FJ_OK);
+    assert_string_equal(err.message, bad[i][1]);
+  }
+  fj_arena_free(&a);
+}
+
+static void test_union_nested_discriminator(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  fj_decode_error err;
+  Tree t;
+  const char *json = "{\"bin\": {\"right\": {\"neg\": {\"num\": 3}}, \"op\": \"-\", "
+                     "\"left\": {\"num\": 2.5}}}";
+  OK(fj_read_Tree(NULL, json, strlen(json), &a, 0, &t, &err));
+  assert_int_equal(t.kind, Tree_bin);
+  assert_int_equal(t.as.bin.op, TreeBinary_op_minus);
+  assert_true(t.as.bin.left->kind == Tree_num && t.as.bin.left->as.num == 2.5);
+  assert_true(t.as.bin.right->kind == Tree_neg && t.as.bin.right->as.neg->as.num == 3);
+  fj_buffer b = {0};
+  WRITE(Tree, &t, &b);
+  assert_string_equal((char *)b.data, "{\"bin\":{\"op\":\"-\",\"left\":{\"num\":2.5},"
+                                      "\"right\":{\"neg\":{\"num\":3.0}}}}");
+  fj_buffer_free(&b);
+  const char *bad[][2] = {
+      {"{}", "(root) at byte 0: expected one key naming the variant of Tree"},
+      {"{\"num\": 1, \"neg\": {\"num\": 1}}", "(root) at byte 11: a Tree has one key only"},
+      {"{\"sqrt\": 1}", "/sqrt at byte 1: unknown field \"sqrt\""},
+      {"{\"bin\": {\"op\": \"+\", \"left\": {\"num\": 1}, \"right\": {\"neg\": {\"num\": \"x\"}}}}",
+       "/bin/right/neg/num at byte 65: expected number, got string"},
+      {"{\"bin\": {\"op\": \"+\", \"left\": {\"num\": 1}}}",
+       "/bin at byte 8: missing required field \"right\""}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_not_equal(fj_read_Tree(NULL, bad[i][0], strlen(bad[i][0]), &a, 0, &t, &err), FJ_OK);
+    assert_string_equal(err.message, bad[i][1]);
+  }
+  fj_arena_free(&a);
+}
+
+/* Deep recursion is bounded by the parser's depth limit, not the C stack. */
+static void test_deep_recursion(void **state) {
+  (void)state;
+  size_t depth = 2000;
+  char *json = malloc(depth * 8 + 16);
+  assert_non_null(json);
+  size_t n = 0;
+  for (size_t i = 0; i < depth; i++)
+    n += (size_t)sprintf(json + n, "{\"neg\":");
+  n += (size_t)sprintf(json + n, "{\"num\":1}");
+  for (size_t i = 0; i < depth; i++)
+    json[n++] = '}';
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  fj_decode_error err;
+  Tree t;
+  EXPECT(fj_read_Tree(NULL, json, n, &a, 0, &t, &err), FJ_ERR_DEPTH);
+  if (!strstr(err.message, "/neg/neg/")) fail_msg("%s", err.message);
+  assert_true(strncmp(err.message, "/...", 4) == 0); /* the path is truncated at its outer end */
+  free(json);
+  fj_arena_free(&a);
+}
+
+/* ---- runtime pieces ----------------------------------------------------------------- */
+
+static size_t g_live;
+static void *count_malloc(void *ctx, size_t n) {
+  (void)ctx;
+  g_live += n;
+  return malloc(n);
+}
+static void *count_realloc(void *ctx, void *p, size_t o, size_t n) {
+  (void)ctx;
+  g_live += n - o;
+  return realloc(p, n);
+}
+static void count_free(void *ctx, void *p, size_t n) {
+  (void)ctx;
+  g_live -= n;
+  free(p);
+}
+
+/* The arena takes its blocks from the caller's allocator and returns them all. */
+static void test_arena(void **state) {
+  (void)state;
+  fj_allocator al = {count_malloc, count_realloc, count_free, NULL};
+  fj_arena a;
+  fj_arena_init(&a, &al);
+  assert_int_equal(fj_arena_size(&a), 0);
+  for (int i = 0; i < 1000; i++) {
+    char *p = fj_arena_alloc(&a, (size_t)i % 97 + 1);
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+    memset(p, 1, (size_t)i % 97 + 1);
+  }
+  assert_non_null(fj_arena_alloc(&a, 1 << 20)); /* a large request gets its own block */
+  assert_null(fj_arena_alloc(&a, SIZE_MAX));
+  assert_true(g_live > 0 && g_live == fj_arena_size(&a));
+  size_t len;
+  char *json = payload("company", &len);
+  Company c;
+  fj_decode_error err;
+  OK(fj_read_Company(NULL, json, len, &a, 0, &c, &err));
+  fj_arena_free(&a);
+  assert_int_equal(g_live, 0);
+  free(json);
+}
+
+/* A parser can be reused across documents; errors survive in *err. */
+static void test_reused_parser(void **state) {
+  (void)state;
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  fj_decode_error err;
+  Policy x;
+  for (int i = 0; i < 3; i++) {
+    OK(fj_read_Policy(p, "{\"qty\": 3}", 10, &a, 0, &x, &err));
+    assert_int_equal(x.qty, 3);
+    assert_int_equal(err.code, FJ_OK);
+    EXPECT(fj_read_Policy(p, "{\"qty\": []}", 11, &a, 0, &x, &err), FJ_ERR_WRONG_TYPE);
+    assert_string_equal(err.path, "/qty");
+    assert_int_equal(err.offset, 8);
+    assert_string_equal(err.detail, "expected int32, got array");
+  }
+  fj_arena_free(&a);
+  fj_parser_free(p);
+}
+
+/* ---- the generator's schema errors ------------------------------------------------ */
+
+/* Runs fastjson-gen on `schema`; returns its exit status and its stderr in buf. */
+static int generate(const char *schema, char *buf, size_t cap) {
+  char in[128], cmd[512];
+  snprintf(in, sizeof in, "%s/schema.json", g_dir);
+  FILE *f = fopen(in, "wb");
+  assert_non_null(f);
+  fputs(schema, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "%s %s %s/gen_out 2>&1", FJ_GEN, in, g_dir);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t n = fread(buf, 1, cap - 1, p);
+  buf[n] = '\0';
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_generator_errors(void **state) {
+  (void)state;
+  static const char *const cases[][2] = {
+      {"{\"type\": \"object\", \"properties\": {\"qty\": {\"type\": \"integer\", \"minimum\": 0}}}",
+       "/properties/qty/minimum: unsupported keyword \"minimum\""},
+      {"{\"type\": \"object\", \"patternProperties\": {}}",
+       "/patternProperties: unsupported keyword \"patternProperties\""},
+      {"{\"$defs\": {\"A\": {\"type\": \"array\", \"items\": {\"anyOf\": []}}}}",
+       "/$defs/A/items/anyOf: unsupported keyword \"anyOf\""},
+      {"{\"type\": \"string\", \"format\": \"date-time\"}",
+       "/format: \"format\" is supported on integers only"},
+      {"{\"type\": \"integer\", \"format\": \"int8\"}", "/format: unsupported format \"int8\""},
+      {"{\"type\": \"object\", \"properties\": {\"a/b\": {\"$ref\": \"#/$defs/Nope\"}}}",
+       "/properties/a~1b/$ref: $ref \"#/$defs/Nope\": no such definition"},
+      {"{\"type\": \"object\", \"properties\": {}, \"required\": [\"x\"]}",
+       "/required/0: required property is not in \"properties\""},
+      {"{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}, "
+       "\"b\": {\"type\": \"string\"}}}]}",
+       "/oneOf/0: cannot tell the union's wire shape"},
+      {"{\"type\": [\"string\", \"integer\"]}",
+       "/type: a union of types other than [T, \"null\"] is not supported"},
+      {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", \"format\": "
+       "\"int32\", \"default\": 2147483648}}}",
+       "/properties/n/default: default out of range"},
+      {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}", "schema.json:1:"}};
+  char buf[1024];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    assert_int_equal(generate(cases[i][0], buf, sizeof buf), 1);
+    if (!strstr(buf, cases[i][1])) fail_msg("case %zu: \"%s\" not in \"%s\"", i, cases[i][1], buf);
+  }
+  assert_int_equal(generate("{\"type\": \"object\", \"title\": \"T\", \"description\": \"d\", "
+                            "\"$comment\": \"c\", \"properties\": {}}",
+                            buf, sizeof buf),
+                   0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_models_round_trip_and_match_python),
+      cmocka_unit_test(test_model_values),
+      cmocka_unit_test(test_policy_values),
+      cmocka_unit_test(test_policy_errors),
+      cmocka_unit_test(test_required_nullable_writes_null),
+      cmocka_unit_test(test_union_discriminator_field),
+      cmocka_unit_test(test_union_nested_discriminator),
+      cmocka_unit_test(test_deep_recursion),
+      cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_reused_parser),
+      cmocka_unit_test(test_generator_errors),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

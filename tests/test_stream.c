@@ -1,0 +1,1007 @@
+/* Document streams (src/ondemand/stream*.c): NDJSON, JSON text sequences,
+ * concatenated documents and huge arrays, from buffers and from chunked
+ * sources (callback, fd, FILE).
+ *
+ * Why: a stream must deliver exactly the documents of its input, in order,
+ * none lost and none repeated, wherever the chunks are cut, and report each
+ * bad document with its index and offset without losing the next one.
+ * Oracles: the exact document texts the tests generate (each delivered
+ * document's bytes, offset and line are compared with them), Python's json
+ * module for the NDJSON corpus file, and the arithmetic of a generated
+ * source for offsets past 4 GiB. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fastjson.h"
+#include "test_util.h"
+
+#define EXPECT(call, code) assert_string_equal(fj_error_name(call), fj_error_name(code))
+#define OK(call) EXPECT(call, FJ_OK)
+
+/* ---- collecting a stream's documents ------------------------------------- */
+
+typedef struct rec {
+  fj_error err;
+  uint64_t index, offset, line, error_offset;
+  char *text; /* the document's bytes, NUL-terminated copy; NULL if none */
+  size_t len;
+} rec;
+
+typedef struct recs {
+  rec *r;
+  size_t n, cap;
+  fj_error end; /* what the last call returned (FJ_END normally) */
+} recs;
+
+static void recs_free(recs *rs) {
+  for (size_t i = 0; i < rs->n; i++)
+    free(rs->r[i].text);
+  free(rs->r);
+  memset(rs, 0, sizeof *rs);
+}
+
+/* Reads every document; a fatal error (the stream ends after it) is kept
+ * as a record too. Each good document is also read with the cursor once
+ * (its raw text must equal its bytes). */
+static recs collect(fj_stream *s) {
+  recs rs = {0};
+  fj_document doc;
+  fj_error err;
+  while ((err = fj_stream_next(s, &doc)) != FJ_END) {
+    assert_true(rs.n < 1000000);
+    if (rs.n == rs.cap) rs.r = realloc(rs.r, (rs.cap = rs.cap * 2 + 16) * sizeof *rs.r);
+    rec *r = &rs.r[rs.n++];
+    memset(r, 0, sizeof *r);
+    r->err = err;
+    assert_int_equal(doc.error, err);
+    r->index = doc.index;
+    r->offset = doc.offset;
+    r->line = doc.line;
+    r->error_offset = doc.error_offset;
+    if (doc.data) {
+      r->text = malloc(doc.len + 1);
+      memcpy(r->text, doc.data, doc.len);
+      r->text[doc.len] = 0;
+      r->len = doc.len;
+    }
+    if (!err) {
+      const char *raw;
+      size_t len;
+      OK(fj_value_get_raw(&doc.root, &raw, &len));
+      assert_int_equal(len, doc.len);
+      assert_memory_equal(raw, doc.data, len);
+      assert_int_equal(fj_value_offset(&doc.root), 0);
+    }
+  }
+  EXPECT(fj_stream_next(s, &doc), FJ_END); /* and on every later call */
+  rs.end = err;
+  return rs;
+}
+
+static recs collect_buffer(const char *data, size_t len, const fj_stream_options *o) {
+  fj_stream *s;
+  OK(fj_stream_new_buffer(&s, data, len, o));
+  recs rs = collect(s);
+  fj_stream_free(s);
+  return rs;
+}
+
+/* A callback source over memory that returns at most `chunk` bytes a read
+ * and, if fail_at is nonzero, fails with FJ_ERR_IO at that offset. */
+typedef struct mem_source {
+  const char *data;
+  size_t len, pos, chunk, fail_at;
+} mem_source;
+
+static fj_error mem_read(void *ctx, void *buf, size_t cap, size_t *got) {
+  mem_source *m = ctx;
+  size_t n = m->len - m->pos;
+  if (n > cap) n = cap;
+  if (n > m->chunk) n = m->chunk;
+  if (m->fail_at && m->pos + n > m->fail_at) n = m->fail_at - m->pos;
+  if (m->fail_at && n == 0 && m->pos == m->fail_at) return FJ_ERR_IO;
+  memcpy(buf, m->data + m->pos, n);
+  m->pos += n;
+  *got = n;
+  return FJ_OK;
+}
+
+static recs collect_chunked(const char *data, size_t len, size_t chunk, fj_stream_options o) {
+  mem_source m = {data, len, 0, chunk, 0};
+  o.chunk_size = chunk;
+  fj_stream *s;
+  OK(fj_stream_new_callback(&s, mem_read, &m, &o));
+  recs rs = collect(s);
+  fj_stream_free(s);
+  return rs;
+}
+
+static void assert_same(const recs *a, const recs *b) {
+  assert_int_equal(a->n, b->n);
+  for (size_t i = 0; i < a->n; i++) {
+    assert_string_equal(fj_error_name(a->r[i].err), fj_error_name(b->r[i].err));
+    assert_int_equal(a->r[i].index, b->r[i].index);
+    assert_int_equal(a->r[i].offset, b->r[i].offset);
+    assert_int_equal(a->r[i].line, b->r[i].line);
+    assert_int_equal(a->r[i].error_offset, b->r[i].error_offset);
+    assert_int_equal(a->r[i].len, b->r[i].len);
+    if (a->r[i].text || b->r[i].text) assert_string_equal(a->r[i].text, b->r[i].text);
+  }
+}
+
+/* ---- the expected documents of a generated stream ------------------------ */
+
+/* Documents of every kind, some bad; the error each gets in a stream. */
+static const struct {
+  const char *text;
+  fj_error err;
+  bool open; /* its end cannot be found by bracket depth: not for concatenated streams */
+} mixed[] = {
+    {"{\"a\":1,\"b\":[true,false,null],\"c\":\"x\\\"y\\\\\"}", FJ_OK, false},
+    {"[1,2.5,-3e2,\"\\u00e9\\ud83d\\ude00\"]", FJ_OK, false},
+    {"\"plain string with [brackets] {and} \\\"quotes\\\"\"", FJ_OK, false},
+    {"12345", FJ_OK, false},
+    {"true", FJ_OK, false},
+    {"null", FJ_OK, false},
+    {"{\"nested\":{\"deep\":[[[{\"k\":\"v\"}]]]},\"e\":{}}", FJ_OK, false},
+    {"[1,2", FJ_ERR_TRUNCATED, true},
+    {"{\"x\":\"caf\xc3\xa9\",\"n\":[]}", FJ_OK, false},
+    {"[\"bad utf8 \xff\"]", FJ_ERR_UTF8, false},
+    {"[]", FJ_OK, false},
+    {"{\"long\":\"0123456789012345678901234567890123456789012345678901234567890123456789\"}", FJ_OK, false},
+    {"[1]]", FJ_ERR_TRAILING_CONTENT, true},
+    {"-0.0", FJ_OK, false},
+    {"{\"unicode\":\"\xe2\x82\xac\xf0\x9f\x98\x80\"}", FJ_OK, false},
+};
+enum { NMIXED = sizeof mixed / sizeof mixed[0] };
+
+static bool closed_only; /* join and assert_mixed leave out the `open` documents */
+
+/* Joins `reps` rounds of the mixed documents with separators chosen from
+ * `seps` in turn (each separator follows one document). */
+static char *join(const char *const *seps, size_t nseps, int reps, const char *tail,
+                  size_t *len) {
+  size_t cap = 1 << 16, n = 0, k = 0;
+  char *out = malloc(cap);
+  for (int r = 0; r < reps; r++)
+    for (size_t i = 0; i < NMIXED; i++) {
+      if (closed_only && mixed[i].open) continue;
+      const char *parts[2] = {mixed[i].text, seps[k++ % nseps]};
+      for (int j = 0; j < 2; j++) {
+        size_t l = strlen(parts[j]);
+        while (n + l + strlen(tail) + 1 > cap)
+          out = realloc(out, cap *= 2);
+        memcpy(out + n, parts[j], l);
+        n += l;
+      }
+    }
+  memcpy(out + n, tail, strlen(tail));
+  n += strlen(tail);
+  *len = n;
+  return out;
+}
+
+/* The records must be the mixed documents, in order, with their errors (a
+ * document ending in `tail` is the last one). */
+static void assert_mixed(const recs *rs, int reps, const char *tail_text, fj_error tail_err) {
+  size_t kinds[NMIXED], nk = 0;
+  for (size_t i = 0; i < NMIXED; i++)
+    if (!closed_only || !mixed[i].open) kinds[nk++] = i;
+  size_t want = (size_t)reps * nk + (tail_text ? 1 : 0);
+  assert_int_equal(rs->n, want);
+  for (size_t i = 0; i < rs->n; i++) {
+    const rec *r = &rs->r[i];
+    assert_int_equal(r->index, i);
+    bool tail = i >= (size_t)reps * nk;
+    const char *text = tail ? tail_text : mixed[kinds[i % nk]].text;
+    fj_error err = tail ? tail_err : mixed[kinds[i % nk]].err;
+    assert_string_equal(fj_error_name(r->err), fj_error_name(err));
+    assert_non_null(r->text);
+    assert_string_equal(r->text, text);
+  }
+}
+
+/* ---- NDJSON over a buffer -------------------------------------------------- */
+
+static void ndjson_basics(void **state) {
+  (void)state;
+  const char in[] = "{\"a\":1}\n"
+                    "\n"
+                    "  [1,2]  \r\n"
+                    "\r\n"
+                    "\"s\"\n"
+                    "{\"bad\":tru}\n"
+                    "[1,\n"
+                    "7";
+  recs rs = collect_buffer(in, sizeof in - 1, NULL);
+  assert_int_equal(rs.n, 6);
+  assert_string_equal(rs.r[0].text, "{\"a\":1}");
+  assert_int_equal(rs.r[0].offset, 0);
+  assert_int_equal(rs.r[0].line, 1);
+  assert_string_equal(rs.r[1].text, "[1,2]");
+  assert_int_equal(rs.r[1].offset, 11);
+  assert_int_equal(rs.r[1].line, 3);
+  assert_string_equal(rs.r[2].text, "\"s\"");
+  assert_int_equal(rs.r[2].line, 5);
+  /* lazily parsed: `tru` is found by the cursor, not by the stream */
+  EXPECT(rs.r[3].err, FJ_OK);
+  assert_int_equal(rs.r[3].line, 6);
+  /* a line whose brackets stay open is truncated, and the next line is read */
+  EXPECT(rs.r[4].err, FJ_ERR_TRUNCATED);
+  assert_int_equal(rs.r[4].line, 7);
+  assert_int_equal(rs.r[4].offset, 38);
+  assert_int_equal(rs.r[4].error_offset, 38 + 3);
+  assert_string_equal(rs.r[5].text, "7"); /* the last line needs no newline */
+  assert_int_equal(rs.r[5].line, 8);
+  recs_free(&rs);
+
+  /* with validation the bad literal is reported, at its line and column */
+  fj_stream_options o = {.flags = FJ_STREAM_VALIDATE};
+  fj_stream *s;
+  fj_document doc;
+  OK(fj_stream_new_buffer(&s, in, sizeof in - 1, &o));
+  for (int i = 0; i < 3; i++)
+    OK(fj_stream_next(s, &doc));
+  EXPECT(fj_stream_next(s, &doc), FJ_ERR_BAD_LITERAL);
+  assert_int_equal(doc.index, 3);
+  assert_int_equal(doc.line, 6);
+  assert_int_equal(doc.error_line, 6);
+  assert_int_equal(doc.error_column, 8);
+  assert_int_equal(doc.error_offset, doc.offset + 7);
+  EXPECT(fj_stream_next(s, &doc), FJ_ERR_TRUNCATED);
+  OK(fj_stream_next(s, &doc));
+  EXPECT(fj_stream_next(s, &doc), FJ_END);
+  fj_stream_free(s);
+}
+
+/* The root of each document works with the whole cursor API. */
+static void ndjson_cursor(void **state) {
+  (void)state;
+  const char in[] = "{\"id\":1,\"name\":\"a\\nb\",\"tags\":[\"x\",\"y\"]}\n"
+                    "{\"tags\":[],\"name\":\"c\",\"id\":2}\n";
+  fj_stream *s;
+  fj_document doc;
+  OK(fj_stream_new_buffer(&s, in, sizeof in - 1, NULL));
+  for (int64_t want = 1; want <= 2; want++) {
+    OK(fj_stream_next(s, &doc));
+    fj_object o;
+    fj_value v, name;
+    int64_t id;
+    OK(fj_value_get_object(&doc.root, &o));
+    OK(fj_object_find(&o, "name", &name));
+    OK(fj_object_find(&o, "id", &v)); /* out of order: wraps around */
+    OK(fj_value_get_int64(&v, &id));
+    assert_int_equal(id, want);
+    const char *str;
+    size_t len;
+    OK(fj_value_get_string(&name, &str, &len));
+    assert_int_equal(len, want == 1 ? 3 : 1);
+    assert_memory_equal(str, want == 1 ? "a\nb" : "c", len);
+    fj_value at;
+    OK(fj_value_at_pointer(&doc.root, "/tags", &at));
+    assert_int_equal(fj_value_offset(&at), want == 1 ? 29 : 8); /* from the document's start */
+  }
+  EXPECT(fj_stream_next(s, &doc), FJ_END);
+  fj_stream_free(s);
+
+  /* a caller's parser can be reused from stream to stream; it outlives them */
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  fj_stream_options o = {.use_parser = p};
+  for (int round = 0; round < 3; round++) {
+    OK(fj_stream_new_buffer(&s, in, sizeof in - 1, &o));
+    OK(fj_stream_next(s, &doc));
+    assert_ptr_equal(doc.root.parser, p);
+    fj_value first = doc.root;
+    OK(fj_stream_next(s, &doc));
+    fj_type t;
+    EXPECT(fj_value_get_type(&first, &t), FJ_ERR_STALE_DOCUMENT);
+    EXPECT(fj_stream_next(s, &doc), FJ_END);
+    fj_stream_free(s);
+  }
+  fj_parser_free(p);
+}
+
+/* Every batch size gives the same documents: batches of one document, the
+ * fallback after a stage-1 error inside a batch, and one big batch. */
+static void ndjson_batch_sizes(void **state) {
+  (void)state;
+  const char *seps[] = {"\n", "\r\n", "\n\n", "  \n", "\n \t\n"};
+  size_t len;
+  char *in = join(seps, 5, 7, "", &len);
+  recs ref = collect_buffer(in, len, NULL);
+  assert_mixed(&ref, 7, NULL, FJ_OK);
+  for (size_t b = 1; b < 600; b += b < 64 ? 1 : 37) {
+    fj_stream_options o = {.batch_size = b};
+    recs rs = collect_buffer(in, len, &o);
+    assert_same(&rs, &ref);
+    recs_free(&rs);
+  }
+  recs_free(&ref);
+  free(in);
+}
+
+/* ---- JSON text sequences (RFC 7464) ---------------------------------------- */
+
+static void json_seq(void **state) {
+  (void)state;
+  const char in[] = "\x1e{\"a\":1}\n"
+                    "\x1e\x1e\n"
+                    "\x1e[1,\n 2]\n"
+                    "\x1etrue\n"
+                    "\x1e" "123\x1e" "\"s\"\n"
+                    "\x1e" "456";
+  fj_stream_options o = {.format = FJ_STREAM_JSON_SEQ};
+  for (size_t b = 1; b <= 64; b *= 2) {
+    o.batch_size = b;
+    recs rs = collect_buffer(in, sizeof in - 1, &o);
+    assert_int_equal(rs.n, 6);
+    assert_string_equal(rs.r[0].text, "{\"a\":1}");
+    assert_int_equal(rs.r[0].offset, 1);
+    assert_string_equal(rs.r[1].text, "[1,\n 2]");
+    assert_int_equal(rs.r[1].line, 3);
+    assert_string_equal(rs.r[2].text, "true");
+    EXPECT(rs.r[2].err, FJ_OK);
+    assert_int_equal(rs.r[2].line, 5);
+    /* a number not followed by whitespace may have been cut short */
+    assert_string_equal(rs.r[3].text, "123");
+    EXPECT(rs.r[3].err, FJ_ERR_TRUNCATED);
+    assert_string_equal(rs.r[4].text, "\"s\"");
+    EXPECT(rs.r[4].err, FJ_OK);
+    EXPECT(rs.r[5].err, FJ_ERR_TRUNCATED); /* the last one, without its newline */
+    recs_free(&rs);
+  }
+}
+
+/* ---- concatenated documents ------------------------------------------------ */
+
+static void concatenated(void **state) {
+  (void)state;
+  const char in[] = "1 2{\"a\":\"}\"}[3]\"x\"true\n null\n\n{\"b\":[1,,2]} ] [\"\\\"]\" ,4] {\"c\":";
+  fj_stream_options o = {.format = FJ_STREAM_CONCATENATED, .flags = FJ_STREAM_VALIDATE};
+  recs rs = collect_buffer(in, sizeof in - 1, &o);
+  const char *want[] = {"1",  "2",   "{\"a\":\"}\"}", "[3]",           "\"x\"",
+                        "true", "null", "{\"b\":[1,,2]}", "]", "[\"\\\"]\" ,4]", "{\"c\":"};
+  fj_error errs[] = {FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_ERR_EXPECTED_VALUE,
+                     FJ_ERR_EXPECTED_VALUE, FJ_OK, FJ_ERR_TRUNCATED};
+  assert_int_equal(rs.n, 11);
+  for (size_t i = 0; i < rs.n; i++) {
+    assert_string_equal(rs.r[i].text, want[i]);
+    assert_string_equal(fj_error_name(rs.r[i].err), fj_error_name(errs[i]));
+  }
+  assert_int_equal(rs.r[6].line, 2);
+  assert_int_equal(rs.r[7].line, 4);
+  assert_int_equal(rs.r[10].error_offset, sizeof in - 1);
+  recs_free(&rs);
+
+  /* an unclosed string at the end is a truncated document too */
+  const char cut[] = "{} \"abc";
+  rs = collect_buffer(cut, sizeof cut - 1, &o);
+  assert_int_equal(rs.n, 2);
+  EXPECT(rs.r[1].err, FJ_ERR_TRUNCATED);
+  recs_free(&rs);
+}
+
+/* ---- chunked input: every chunk size gives the same documents -------------- */
+
+/* For every chunk size from 1 byte to a few kilobytes the chunked stream
+ * must deliver what the buffer stream delivers: the same documents (bytes,
+ * offsets, lines, errors), in order, none lost, none repeated. */
+static void every_chunk_size(const char *in, size_t len, fj_stream_options o, const recs *ref) {
+  for (size_t c = 1; c <= 4096; c += c < 300 ? 1 : c < 1200 ? 7 : 61) {
+    recs rs = collect_chunked(in, len, c, o);
+    assert_same(&rs, ref);
+    recs_free(&rs);
+  }
+}
+
+static void chunked_ndjson(void **state) {
+  (void)state;
+  const char *seps[] = {"\n", "\r\n", "\n\n", " \r\n\n"};
+  const struct {
+    const char *tail, *last;
+    fj_error err;
+  } tails[] = {
+      {"", NULL, FJ_OK},                                    /* ends with a newline */
+      {"{\"no\":\"newline\"}", "{\"no\":\"newline\"}", FJ_OK}, /* last line lacks it */
+      {"{\"cut\":[1,2", "{\"cut\":[1,2", FJ_ERR_TRUNCATED},    /* truncated final document */
+      {"[\"cut str", "[\"cut str", FJ_ERR_TRUNCATED},          /* ... inside a string */
+      {"\n\n\r\n", NULL, FJ_OK},                            /* trailing empty lines */
+  };
+  for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+    size_t len;
+    char *in = join(seps, 4, 3, tails[t].tail, &len);
+    fj_stream_options o = {.format = FJ_STREAM_NDJSON};
+    recs ref = collect_buffer(in, len, &o);
+    assert_mixed(&ref, 3, tails[t].last, tails[t].err);
+    every_chunk_size(in, len, o, &ref);
+    o.batch_size = 100; /* small batches inside the chunks too */
+    every_chunk_size(in, len, o, &ref);
+    recs_free(&ref);
+    free(in);
+  }
+}
+
+static void chunked_concatenated_and_seq(void **state) {
+  (void)state;
+  const char *seps[] = {" ", "\n", "\r\n\t", "  "};
+  size_t len;
+  closed_only = true;
+  char *in = join(seps, 4, 3, "[\"tail\",{\"x\":", &len);
+  fj_stream_options o = {.format = FJ_STREAM_CONCATENATED};
+  recs ref = collect_buffer(in, len, &o);
+  assert_mixed(&ref, 3, "[\"tail\",{\"x\":", FJ_ERR_TRUNCATED);
+  every_chunk_size(in, len, o, &ref);
+  recs_free(&ref);
+  free(in);
+  closed_only = false;
+
+  const char *rs_seps[] = {"\n\x1e", "\n\x1e", "\n\n\x1e"};
+  char *body = join(rs_seps, 3, 3, "", &len);
+  in = malloc(len + 1);
+  in[0] = 0x1e;
+  memcpy(in + 1, body, len);
+  free(body);
+  o.format = FJ_STREAM_JSON_SEQ;
+  ref = collect_buffer(in, len + 1, &o);
+  assert_mixed(&ref, 3, NULL, FJ_OK);
+  every_chunk_size(in, len + 1, o, &ref);
+  recs_free(&ref);
+  free(in);
+}
+
+/* ---- limits, read errors, other sources ------------------------------------- */
+
+static void oversized_documents(void **state) {
+  (void)state;
+  char big[600];
+  memset(big, 'x', sizeof big);
+  big[0] = '"';
+  memcpy(big + sizeof big - 2, "\"\n", 2);
+  char in[2000];
+  size_t n = 0;
+  n += (size_t)sprintf(in + n, "[1]\n");
+  memcpy(in + n, big, sizeof big);
+  n += sizeof big;
+  n += (size_t)sprintf(in + n, "[2]\n");
+  for (int fmt = 0; fmt < 2; fmt++) {
+    fj_stream_options o = {.format = fmt ? FJ_STREAM_CONCATENATED : FJ_STREAM_NDJSON,
+                           .max_document_size = 100};
+    recs ref = collect_buffer(in, n, &o);
+    assert_int_equal(ref.n, 3);
+    EXPECT(ref.r[1].err, FJ_ERR_CAPACITY);
+    assert_int_equal(ref.r[1].offset, 4);
+    assert_int_equal(ref.r[1].error_offset, 4);
+    assert_null(ref.r[1].text);
+    assert_string_equal(ref.r[2].text, "[2]");
+    assert_int_equal(ref.r[2].index, 2);
+    assert_int_equal(ref.r[2].line, 3);
+    every_chunk_size(in, n, o, &ref);
+    recs_free(&ref);
+  }
+}
+
+/* Memory stays bounded by the chunk and the largest document, not the input. */
+typedef struct counting {
+  size_t now, peak;
+} counting;
+static void *c_malloc(void *ctx, size_t n) {
+  counting *c = ctx;
+  if ((c->now += n) > c->peak) c->peak = c->now;
+  return malloc(n);
+}
+static void *c_realloc(void *ctx, void *p, size_t old, size_t n) {
+  counting *c = ctx;
+  c->now = c->now - old + n;
+  if (c->now > c->peak) c->peak = c->now;
+  return realloc(p, n);
+}
+static void c_free(void *ctx, void *p, size_t n) {
+  counting *c = ctx;
+  c->now -= n;
+  free(p);
+}
+
+static void bounded_memory(void **state) {
+  (void)state;
+  /* 20 MB of lines with one 200 kB document in the middle */
+  size_t line_len = 100, lines = 200000, big = 200000;
+  size_t len = line_len * lines + big + 1;
+  char *in = malloc(len);
+  size_t n = 0;
+  for (size_t i = 0; i < lines; i++) {
+    if (i == lines / 2) {
+      in[n] = '"';
+      memset(in + n + 1, 'b', big - 2);
+      in[n + big - 1] = '"';
+      in[n + big] = '\n';
+      n += big + 1;
+    }
+    int k = snprintf(in + n, line_len, "{\"i\":%zu,\"pad\":\"", i);
+    memset(in + n + k, 'p', line_len - (size_t)k - 3);
+    memcpy(in + n + line_len - 3, "\"}\n", 3);
+    n += line_len;
+  }
+  assert_int_equal(n, len);
+  for (int fmt = 0; fmt < 2; fmt++) {
+    counting c = {0, 0};
+    fj_allocator a = {c_malloc, c_realloc, c_free, &c};
+    fj_parser_options po = {.allocator = &a};
+    fj_stream_options o = {.format = fmt ? FJ_STREAM_CONCATENATED : FJ_STREAM_NDJSON,
+                           .chunk_size = 16384,
+                           .parser = &po};
+    mem_source m = {in, len, 0, SIZE_MAX, 0};
+    fj_stream *s;
+    OK(fj_stream_new_callback(&s, mem_read, &m, &o));
+    fj_document doc;
+    size_t count = 0;
+    while (fj_stream_next(s, &doc) == FJ_OK)
+      count++;
+    assert_int_equal(count, lines + 1);
+    fj_stream_free(s);
+    assert_int_equal(c.now, 0);
+    /* the buffer (< 1.5 x (chunk + largest)) plus the index (4 bytes per
+     * byte of a batch) plus the parser's 64 kB scratch: far below 20 MB */
+    assert_true(c.peak < 8 * (16384 + big) + 256 * 1024);
+  }
+  free(in);
+}
+
+/* A read error is reported after the documents before it; then the end. */
+static void read_errors(void **state) {
+  (void)state;
+  const char in[] = "[1]\n[2]\n[3]\n[4]\n";
+  for (size_t fail_at = 1; fail_at < sizeof in - 1; fail_at++) {
+    for (size_t chunk = 1; chunk <= 8; chunk++) {
+      mem_source m = {in, sizeof in - 1, 0, chunk, fail_at};
+      fj_stream_options o = {.chunk_size = chunk};
+      fj_stream *s;
+      OK(fj_stream_new_callback(&s, mem_read, &m, &o));
+      recs rs = collect(s);
+      fj_stream_free(s);
+      size_t complete = fail_at / 4; /* documents whose newline came before the error */
+      assert_int_equal(rs.n, complete + 1);
+      for (size_t i = 0; i < complete; i++)
+        EXPECT(rs.r[i].err, FJ_OK);
+      EXPECT(rs.r[complete].err, FJ_ERR_IO);
+      assert_int_equal(rs.r[complete].offset, complete * 4);
+      assert_int_equal(rs.r[complete].index, complete);
+      recs_free(&rs);
+    }
+  }
+}
+
+static void fd_and_file_sources(void **state) {
+  (void)state;
+  const char *seps[] = {"\n"};
+  size_t len;
+  char *in = join(seps, 1, 50, "", &len);
+  recs ref = collect_buffer(in, len, NULL);
+
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  assert_int_equal(fwrite(in, 1, len, f), len);
+  rewind(f);
+  fj_stream_options o = {.chunk_size = 333};
+  fj_stream *s;
+  OK(fj_stream_new_file(&s, f, &o));
+  recs rs = collect(s);
+  fj_stream_free(s);
+  assert_same(&rs, &ref);
+  recs_free(&rs);
+
+  rewind(f);
+  OK(fj_stream_new_fd(&s, fileno(f), &o));
+  rs = collect(s);
+  fj_stream_free(s);
+  assert_same(&rs, &ref);
+  recs_free(&rs);
+  fclose(f);
+
+  /* a pipe delivers short reads */
+  int fds[2];
+  assert_int_equal(pipe(fds), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    for (size_t i = 0; i < len; i += 1000)
+      if (write(fds[1], in + i, len - i < 1000 ? len - i : 1000) < 0) _exit(1);
+    _exit(0);
+  }
+  close(fds[1]);
+  OK(fj_stream_new_fd(&s, fds[0], &o));
+  rs = collect(s);
+  fj_stream_free(s);
+  close(fds[0]);
+  int status;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_same(&rs, &ref);
+  recs_free(&rs);
+
+  /* a FILE opened for writing only cannot be read: FJ_ERR_IO */
+  f = fopen("/dev/null", "w");
+  OK(fj_stream_new_file(&s, f, NULL));
+  fj_document doc;
+  EXPECT(fj_stream_next(s, &doc), FJ_ERR_IO);
+  EXPECT(fj_stream_next(s, &doc), FJ_END);
+  fj_stream_free(s);
+  fclose(f);
+  recs_free(&ref);
+  free(in);
+}
+
+static void invalid_arguments(void **state) {
+  (void)state;
+  fj_stream *s;
+  fj_stream_options o = {.format = (fj_stream_format)9};
+  EXPECT(fj_stream_new_buffer(NULL, "", 0, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_stream_new_buffer(&s, NULL, 1, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_stream_new_buffer(&s, "", 0, &o), FJ_ERR_INVALID_ARG);
+  o = (fj_stream_options){.max_document_size = FJ_MAX_DOCUMENT_SIZE + 1};
+  EXPECT(fj_stream_new_buffer(&s, "", 0, &o), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_stream_new_fd(&s, -1, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_stream_new_file(&s, NULL, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_stream_new_callback(&s, NULL, NULL, NULL), FJ_ERR_INVALID_ARG);
+  o = (fj_stream_options){.format = FJ_STREAM_ARRAY, .pointer = "a"};
+  EXPECT(fj_stream_new_buffer(&s, "", 0, &o), FJ_ERR_BAD_POINTER);
+  o.pointer = "/a~2";
+  EXPECT(fj_stream_new_buffer(&s, "", 0, &o), FJ_ERR_BAD_POINTER);
+  OK(fj_stream_new_buffer(&s, "", 0, NULL));
+  fj_document doc;
+  EXPECT(fj_stream_next(s, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_stream_next(s, &doc), FJ_END);
+  assert_int_equal(fj_stream_position(s), 0);
+  fj_stream_free(s);
+  fj_stream_free(NULL);
+}
+
+/* ---- one huge array ------------------------------------------------------- */
+
+static recs array_records(const char *in, const char *ptr, size_t chunk) {
+  fj_stream_options o = {.format = FJ_STREAM_ARRAY, .pointer = ptr};
+  return chunk ? collect_chunked(in, strlen(in), chunk, o) : collect_buffer(in, strlen(in), &o);
+}
+
+static void array_elements(void **state) {
+  (void)state;
+  const char *in = "{\"skip\":{\"a\":[1,{\"]\":\"}\"}],\"b\\\"\":\"[\"},\"x\":[0,[7],{\"k\":1}],"
+                   "\"d\\u0061ta\":{\"items\":[ {\"id\":1} ,\n\"two\", 3 ,[4,[5]],null,\"\\\"]\"]"
+                   ",\"after\":[]}}  \n";
+  const char *want[] = {"{\"id\":1}", "\"two\"", "3", "[4,[5]]", "null", "\"\\\"]\""};
+  for (size_t chunk = 0; chunk < 200; chunk++) {
+    recs rs = array_records(in, "/data/items", chunk);
+    assert_int_equal(rs.n, 6);
+    for (size_t i = 0; i < 6; i++) {
+      EXPECT(rs.r[i].err, FJ_OK);
+      assert_string_equal(rs.r[i].text, want[i]);
+      assert_int_equal(rs.r[i].index, i);
+      assert_int_equal(rs.r[i].offset, (uint64_t)(strstr(in, want[i]) - in));
+    }
+    assert_int_equal(rs.r[1].line, 2);
+    recs_free(&rs);
+    /* an index on the path; an empty array */
+    rs = array_records(in, "/x/1", chunk);
+    assert_int_equal(rs.n, 1);
+    assert_string_equal(rs.r[0].text, "7");
+    recs_free(&rs);
+    rs = array_records(in, "/data/after", chunk);
+    assert_int_equal(rs.n, 0);
+    recs_free(&rs);
+  }
+  /* the root array, with a bad element that does not stop the stream */
+  recs rs = array_records(" [1, [2,], \"3\"] ", NULL, 0);
+  assert_int_equal(rs.n, 3);
+  EXPECT(rs.r[1].err, FJ_OK); /* lazily: the cursor finds `,]` */
+  recs_free(&rs);
+  fj_stream_options o = {.format = FJ_STREAM_ARRAY, .flags = FJ_STREAM_VALIDATE};
+  const char bad[] = "[1, [2,], \"3\"]";
+  rs = collect_buffer(bad, sizeof bad - 1, &o);
+  assert_int_equal(rs.n, 3);
+  EXPECT(rs.r[1].err, FJ_ERR_EXPECTED_VALUE);
+  EXPECT(rs.r[2].err, FJ_OK);
+  recs_free(&rs);
+}
+
+static void array_errors(void **state) {
+  (void)state;
+  const struct {
+    const char *in, *ptr;
+    size_t good;
+    fj_error err;
+  } cases[] = {
+      {"{\"a\":1}", "/b", 0, FJ_ERR_NO_SUCH_FIELD},
+      {"{\"a\":1}", "/a", 0, FJ_ERR_WRONG_TYPE},
+      {"{\"a\":[1]}", "/a/3", 0, FJ_ERR_INDEX_RANGE},
+      {"{\"a\":[1]}", "/a/-", 0, FJ_ERR_INDEX_RANGE},
+      {"{\"a\":[1]}", "/a/x", 0, FJ_ERR_BAD_POINTER},
+      {"{}", "", 0, FJ_ERR_WRONG_TYPE},
+      {"[1,2 3]", "", 2, FJ_ERR_EXPECTED_COMMA},
+      {"[1,2", "", 2, FJ_ERR_TRUNCATED},
+      {"[1,[2", "", 1, FJ_ERR_TRUNCATED},
+      {"{\"a\":[1,2],\"b\":", "/a", 2, FJ_ERR_TRUNCATED},
+      {"[1] x", "", 1, FJ_ERR_TRAILING_CONTENT},
+      {"[1,,2]", "", 1, FJ_ERR_EXPECTED_VALUE},
+      {"{\"a\" 1}", "/a", 0, FJ_ERR_EXPECTED_COLON},
+      {"{1:2}", "/a", 0, FJ_ERR_EXPECTED_KEY},
+      {"", "", 0, FJ_ERR_TRUNCATED},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t chunk = 0; chunk < 5; chunk++) {
+      recs rs = array_records(cases[i].in, cases[i].ptr, chunk);
+      assert_int_equal(rs.n, cases[i].good + 1);
+      for (size_t k = 0; k < cases[i].good; k++)
+        EXPECT(rs.r[k].err, FJ_OK);
+      EXPECT(rs.r[cases[i].good].err, cases[i].err);
+      recs_free(&rs);
+    }
+  }
+}
+
+/* A generated source of more than 4 GiB: a top-level array whose elements
+ * are separated by megabytes of space padding (which the stream crosses
+ * eight bytes at a time), so the offsets past 2^32 are checked exactly
+ * without a file on disk and in a few seconds. */
+typedef struct gen_source {
+  uint64_t pos, total;
+  uint64_t pad;     /* spaces after each element's comma */
+  uint64_t count;   /* elements */
+  uint64_t emitted; /* elements written so far */
+  char elem[64];
+  size_t elem_len, elem_pos;
+  int stage; /* 0 '[', 1 element, 2 ",\n" or "]", 3 padding, 4 done */
+  uint64_t pad_left;
+} gen_source;
+
+static fj_error gen_read(void *ctx, void *buf, size_t cap, size_t *got) {
+  gen_source *g = ctx;
+  char *out = buf;
+  size_t n = 0;
+  while (n < cap && g->stage != 4) {
+    if (g->stage == 0) {
+      out[n++] = '[';
+      g->stage = 1;
+      g->elem_len = (size_t)sprintf(g->elem, "{\"i\":%llu,\"at\":\"x\"}",
+                                    (unsigned long long)g->emitted);
+      g->elem_pos = 0;
+    } else if (g->stage == 1) {
+      size_t k = g->elem_len - g->elem_pos;
+      if (k > cap - n) k = cap - n;
+      memcpy(out + n, g->elem + g->elem_pos, k);
+      n += k;
+      if ((g->elem_pos += k) == g->elem_len) g->stage = 2;
+    } else if (g->stage == 2) {
+      if (++g->emitted == g->count) {
+        out[n++] = ']';
+        g->stage = 4;
+      } else {
+        out[n++] = ',';
+        g->stage = 3;
+        g->pad_left = g->pad;
+      }
+    } else {
+      size_t k = g->pad_left < cap - n ? (size_t)g->pad_left : cap - n;
+      memset(out + n, ' ', k);
+      if (k && g->pad_left == g->pad) out[n] = '\n'; /* one line per element */
+      n += k;
+      if ((g->pad_left -= k) == 0) {
+        g->stage = 1;
+        g->elem_len = (size_t)sprintf(g->elem, "{\"i\":%llu,\"at\":\"x\"}",
+                                      (unsigned long long)g->emitted);
+        g->elem_pos = 0;
+      }
+    }
+  }
+  g->pos += n;
+  *got = n;
+  return FJ_OK;
+}
+
+static void array_past_4gib(void **state) {
+  (void)state;
+  gen_source g = {0};
+  g.count = 70;
+  g.pad = 64u << 20; /* 70 x 64 MiB: 4.4 GiB */
+  fj_stream_options o = {.format = FJ_STREAM_ARRAY, .chunk_size = 1 << 20};
+  fj_stream *s;
+  OK(fj_stream_new_callback(&s, gen_read, &g, &o));
+  fj_document doc;
+  uint64_t offset = 1; /* after '[' */
+  for (uint64_t i = 0; i < g.count; i++) {
+    OK(fj_stream_next(s, &doc));
+    char want[64];
+    int wl = sprintf(want, "{\"i\":%llu,\"at\":\"x\"}", (unsigned long long)i);
+    assert_int_equal(doc.index, i);
+    assert_int_equal(doc.offset, offset);
+    assert_int_equal(doc.line, i + 1);
+    assert_int_equal(doc.len, (size_t)wl);
+    assert_memory_equal(doc.data, want, doc.len);
+    fj_object obj;
+    fj_value v;
+    uint64_t got;
+    OK(fj_value_get_object(&doc.root, &obj));
+    OK(fj_object_find(&obj, "i", &v));
+    OK(fj_value_get_uint64(&v, &got));
+    assert_int_equal(got, i);
+    offset += (uint64_t)wl + 1 + g.pad;
+  }
+  assert_true(doc.offset > ((uint64_t)1 << 32));
+  EXPECT(fj_stream_next(s, &doc), FJ_END);
+  assert_int_equal(fj_stream_position(s), g.pos);
+  assert_int_equal(g.pos, offset - g.pad);
+  fj_stream_free(s);
+}
+
+/* ---- the NDJSON corpus against Python's json module ------------------------- */
+
+/* A digest of a value that both sides print the same way: strings with
+ * their byte length, numbers as %.17g doubles, containers with their sizes. */
+static void digest(const fj_value *v, FILE *out) {
+  fj_type t;
+  OK(fj_value_get_type(v, &t));
+  switch (t) {
+  case FJ_TYPE_NULL: fputs("n", out); break;
+  case FJ_TYPE_BOOL: {
+    bool b;
+    OK(fj_value_get_bool(v, &b));
+    fputs(b ? "t" : "f", out);
+    break;
+  }
+  case FJ_TYPE_NUMBER: {
+    double d;
+    OK(fj_value_get_double(v, &d));
+    fprintf(out, "d%.17g", d);
+    break;
+  }
+  case FJ_TYPE_STRING: {
+    const char *s;
+    size_t n;
+    OK(fj_value_get_string(v, &s, &n));
+    fprintf(out, "s%zu:", n);
+    fwrite(s, 1, n, out);
+    break;
+  }
+  case FJ_TYPE_ARRAY: {
+    fj_array a;
+    fj_value el;
+    fj_error err;
+    OK(fj_value_get_array(v, &a));
+    fputs("[", out);
+    while ((err = fj_array_next(&a, &el)) == FJ_OK)
+      digest(&el, out);
+    EXPECT(err, FJ_END);
+    fputs("]", out);
+    break;
+  }
+  case FJ_TYPE_OBJECT: {
+    fj_object o;
+    fj_value k, val;
+    fj_error err;
+    OK(fj_value_get_object(v, &o));
+    fputs("{", out);
+    while ((err = fj_object_next(&o, &k, &val)) == FJ_OK) {
+      digest(&k, out);
+      digest(&val, out);
+    }
+    EXPECT(err, FJ_END);
+    fputs("}", out);
+    break;
+  }
+  }
+}
+
+static const char python_digest[] =
+    "import json,sys\n"
+    "def d(v):\n"
+    "  if v is None: return 'n'\n"
+    "  if v is True: return 't'\n"
+    "  if v is False: return 'f'\n"
+    "  if isinstance(v,(int,float)): return 'd%.17g' % float(v)\n"
+    "  if isinstance(v,str):\n"
+    "    b=v.encode('utf-8','surrogatepass'); return 's%d:' % len(b) + v\n"
+    "  if isinstance(v,list): return '[' + ''.join(d(x) for x in v) + ']'\n"
+    "  return '{' + ''.join(d(k)+d(x) for k,x in v.items()) + '}'\n"
+    "out=open(sys.argv[2],'w',encoding='utf-8',errors='surrogatepass',newline='')\n"
+    "for no,line in enumerate(open(sys.argv[1],'rb').read().split(b'\\n'),1):\n"
+    "  if not line.strip(b' \\t\\r'): continue\n"
+    "  try: v=json.loads(line.decode('utf-8'))\n"
+    "  except Exception: out.write('%d bad\\n' % no); continue\n"
+    "  out.write('%d %s\\n' % (no, d(v)))\n";
+
+static void corpus_against_python(void **state) {
+  (void)state;
+  if (system("python3 -c 'import json' >/dev/null 2>&1") != 0) skip();
+  size_t clen;
+  unsigned char *corpus = fj_test_read_file(FJ_DATA_DIR "/corpus/amazon_cellphones.ndjson", &clen);
+  if (!corpus) skip();
+  /* the corpus, then bad lines of several kinds, and the corpus again */
+  const char bad[] = "{\"a\":1,}\n[1 2]\n\"unterminated\n{\"x\":tru}\n[1]]\n\xff\n{\"k\":01}\n"
+                     "\n   \n[\"ok\"]\r\n";
+  size_t len = 2 * clen + sizeof bad - 1;
+  char *in = malloc(len);
+  memcpy(in, corpus, clen);
+  memcpy(in + clen, bad, sizeof bad - 1);
+  memcpy(in + clen + sizeof bad - 1, corpus, clen);
+  free(corpus);
+  char dir[] = "/tmp/fj_stream_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char src[64], want[64], got[64], cmd[512];
+  snprintf(src, sizeof src, "%s/in.ndjson", dir);
+  snprintf(want, sizeof want, "%s/want", dir);
+  snprintf(got, sizeof got, "%s/got", dir);
+  FILE *f = fopen(src, "wb");
+  fwrite(in, 1, len, f);
+  fclose(f);
+  char script[64];
+  snprintf(script, sizeof script, "%s/digest.py", dir);
+  f = fopen(script, "w");
+  fputs(python_digest, f);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "python3 %s %s %s", script, src, want);
+  assert_int_equal(system(cmd), 0);
+
+  for (size_t chunk = 0; chunk <= 4096; chunk += 4096) {
+    fj_stream_options o = {.flags = FJ_STREAM_VALIDATE};
+    fj_stream *s;
+    FILE *in_f = NULL;
+    if (chunk) {
+      in_f = fopen(src, "rb");
+      o.chunk_size = chunk;
+      OK(fj_stream_new_file(&s, in_f, &o));
+    } else {
+      OK(fj_stream_new_buffer(&s, in, len, &o));
+    }
+    FILE *out = fopen(got, "wb");
+    fj_document doc;
+    fj_error err;
+    size_t docs = 0;
+    while ((err = fj_stream_next(s, &doc)) != FJ_END) {
+      docs++;
+      fprintf(out, "%llu ", (unsigned long long)doc.line);
+      if (err) {
+        fputs("bad\n", out);
+        continue;
+      }
+      digest(&doc.root, out);
+      fputs("\n", out);
+    }
+    fclose(out);
+    fj_stream_free(s);
+    if (in_f) fclose(in_f);
+    assert_true(docs > 1500);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", want, got);
+    assert_int_equal(system(cmd), 0);
+  }
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  assert_int_equal(system(cmd), 0);
+  free(in);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(ndjson_basics),
+      cmocka_unit_test(ndjson_cursor),
+      cmocka_unit_test(ndjson_batch_sizes),
+      cmocka_unit_test(json_seq),
+      cmocka_unit_test(concatenated),
+      cmocka_unit_test(chunked_ndjson),
+      cmocka_unit_test(chunked_concatenated_and_seq),
+      cmocka_unit_test(oversized_documents),
+      cmocka_unit_test(bounded_memory),
+      cmocka_unit_test(read_errors),
+      cmocka_unit_test(fd_and_file_sources),
+      cmocka_unit_test(invalid_arguments),
+      cmocka_unit_test(array_elements),
+      cmocka_unit_test(array_errors),
+      cmocka_unit_test(array_past_4gib),
+      cmocka_unit_test(corpus_against_python),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1562 @@
+/* fastjson-gen: JSON Schema (a draft 2020-12 subset) in, C struct codecs out.
+ *
+ *   fastjson-gen SCHEMA.json OUT_BASE     writes OUT_BASE.h and OUT_BASE.c
+ *
+ * Supported keywords: type (one type, or [T, "null"] for nullable), properties,
+ * required, items, enum (strings), const (a string), $ref ("#" or
+ * "#/$defs/Name"), $defs (at the root), oneOf (tagged unions, see below),
+ * additionalProperties (false: unknown fields are errors; true: skipped; a
+ * schema with no properties: a string-keyed map), format (int32, int64,
+ * uint64 on integers), default (scalars), and the annotations title,
+ * description, $schema, $id, $comment, examples. Two extensions fix a policy
+ * for one type: "x-fastjson-unknown-fields": "skip" | "error" and
+ * "x-fastjson-duplicates": "error" | "last-wins". Any other keyword is an
+ * error naming it and its JSON Pointer in the schema: nothing is silently
+ * ignored.
+ *
+ * oneOf is a tagged union in one of two wire shapes, recognised from the
+ * variants: every variant an object with the same property holding a string
+ * `const` (a discriminator field: {"type": "circle", ...}), or every variant
+ * an object with exactly one property, required and no others (a nested
+ * discriminator: {"circle": {...}}).
+ *
+ * The generated reader for a record walks the object's fields once: it tries
+ * the next field in schema order first (the in-order fast path), else
+ * dispatches on the key's length and one distinguishing byte, comparing raw
+ * key bytes (no unescaping) and unescaping only a key that holds a backslash.
+ *
+ * The schema is read with libfastjson's own cursor into a small tree. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastjson/codec.h"
+#include "fastjson/parser.h"
+
+/* ---- utilities ------------------------------------------------------------- */
+
+/* Everything the generator allocates lives in one arena (the library's),
+ * freed at exit: a one-shot tool has no use for finer ownership. Each block
+ * records its size so that xrealloc() can copy it. */
+static fj_arena g_mem;
+
+static void *xmalloc(size_t n) {
+  size_t *p = fj_arena_alloc(&g_mem, sizeof(max_align_t) + n);
+  if (!p) {
+    fprintf(stderr, "fastjson-gen: out of memory\n");
+    exit(1);
+  }
+  p[0] = n;
+  memset((char *)p + sizeof(max_align_t), 0, n);
+  return (char *)p + sizeof(max_align_t);
+}
+
+static void *xrealloc(void *old, size_t n) {
+  char *p = xmalloc(n);
+  if (old) {
+    size_t old_n = *(size_t *)((char *)old - sizeof(max_align_t));
+    memcpy(p, old, old_n < n ? old_n : n);
+  }
+  return p;
+}
+
+static char *xstrndup(const char *s, size_t n) {
+  char *d = xmalloc(n + 1);
+  memcpy(d, s, n);
+  return d;
+}
+
+static char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+static char *fmt(const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  char *s = xmalloc((size_t)n + 1);
+  va_start(ap, f);
+  vsnprintf(s, (size_t)n + 1, f, ap);
+  va_end(ap);
+  return s;
+}
+
+/* A growable string: the generated files are built in memory, then written. */
+typedef struct sbuf {
+  char *s;
+  size_t len, cap;
+} sbuf;
+
+static void out(sbuf *b, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  int n = vsnprintf(NULL, 0, f, ap);
+  va_end(ap);
+  if (b->len + (size_t)n + 1 > b->cap) {
+    b->cap = (b->len + (size_t)n + 1) * 2;
+    b->s = xrealloc(b->s, b->cap);
+  }
+  va_start(ap, f);
+  vsnprintf(b->s + b->len, (size_t)n + 1, f, ap);
+  va_end(ap);
+  b->len += (size_t)n;
+}
+
+static const char *g_schema_path = "";
+
+/* A schema error: the keyword's JSON Pointer in the schema, then exit 1. */
+static void die(const char *ptr, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  fprintf(stderr, "%s: %s: ", g_schema_path, ptr[0] ? ptr : "/");
+  vfprintf(stderr, f, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+/* ---- the schema as a tree ----------------------------------------------------- */
+
+typedef enum jkind { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ } jkind;
+
+typedef struct jn {
+  jkind kind;
+  bool b;
+  char *s; /* string (unescaped) or number (as written) */
+  size_t slen;
+  size_t n; /* elements or members */
+  char **keys;
+  size_t *key_lens;
+  struct jn **kids;
+} jn;
+
+static fj_error load(const fj_value *v, jn **out);
+
+static fj_error load_container(const fj_value *v, jn *node, bool object) {
+  fj_object o;
+  fj_array a;
+  fj_error e = object ? fj_value_get_object(v, &o) : fj_value_get_array(v, &a);
+  if (e) return e;
+  for (;;) {
+    fj_value key, val;
+    e = object ? fj_object_next(&o, &key, &val) : fj_array_next(&a, &val);
+    if (e == FJ_END) return FJ_OK;
+    if (e) return e;
+    node->kids = xrealloc(node->kids, (node->n + 1) * sizeof *node->kids);
+    if (object) {
+      const char *k;
+      size_t kn;
+      if ((e = fj_value_get_string(&key, &k, &kn))) return e;
+      node->keys = xrealloc(node->keys, (node->n + 1) * sizeof *node->keys);
+      node->key_lens = xrealloc(node->key_lens, (node->n + 1) * sizeof *node->key_lens);
+      node->keys[node->n] = xstrndup(k, kn);
+      node->key_lens[node->n] = kn;
+    }
+    if ((e = load(&val, &node->kids[node->n]))) return e;
+    node->n++;
+  }
+}
+
+static fj_error load(const fj_value *v, jn **out) {
+  jn *node = xmalloc(sizeof *node);
+  *out = node;
+  fj_type t;
+  fj_error e = fj_value_get_type(v, &t);
+  if (e) return e;
+  const char *s;
+  size_t n;
+  switch (t) {
+  case FJ_TYPE_NULL: node->kind = J_NULL; return FJ_OK;
+  case FJ_TYPE_BOOL: node->kind = J_BOOL; return fj_value_get_bool(v, &node->b);
+  case FJ_TYPE_NUMBER:
+    node->kind = J_NUM;
+    if ((e = fj_value_get_raw(v, &s, &n))) return e;
+    node->s = xstrndup(s, n);
+    node->slen = n;
+    return FJ_OK;
+  case FJ_TYPE_STRING:
+    node->kind = J_STR;
+    if ((e = fj_value_get_string(v, &s, &n))) return e;
+    node->s = xstrndup(s, n);
+    node->slen = n;
+    return FJ_OK;
+  case FJ_TYPE_ARRAY: node->kind = J_ARR; return load_container(v, node, false);
+  case FJ_TYPE_OBJECT: node->kind = J_OBJ; return load_container(v, node, true);
+  }
+  return FJ_ERR_WRONG_TYPE;
+}
+
+static jn *member(const jn *o, const char *key) {
+  for (size_t i = 0; o && o->kind == J_OBJ && i < o->n; i++)
+    if (strlen(key) == o->key_lens[i] && !memcmp(o->keys[i], key, o->key_lens[i]))
+      return o->kids[i];
+  return NULL;
+}
+
+/* JSON Pointer of `key` under `ptr` (RFC 6901 escapes). */
+static char *child_ptr(const char *ptr, const char *key) {
+  sbuf b = {0};
+  out(&b, "%s/", ptr);
+  for (const char *k = key; *k; k++)
+    out(&b, "%s", *k == '~' ? "~0" : *k == '/' ? "~1" : (char[]){*k, 0});
+  return b.s;
+}
+
+/* ---- the type model ------------------------------------------------------------- */
+
+typedef enum tkind {
+  T_UNSET,
+  T_BOOL,
+  T_INT32,
+  T_INT64,
+  T_UINT64,
+  T_DOUBLE,
+  T_STRING,
+  T_ENUM,
+  T_CONST,
+  T_ARRAY,
+  T_MAP,
+  T_RECORD,
+  T_UNION
+} tkind;
+
+typedef struct type type;
+
+typedef struct field {
+  char *name; /* the JSON key, unescaped */
+  size_t name_len;
+  char *cname; /* the C member */
+  type *t;
+  bool required, nullable, pointer;
+  jn *def; /* default value */
+  char *ptr;
+} field;
+
+typedef struct variant {
+  char *tag; /* discriminator value or the nested key */
+  size_t tag_len;
+  char *cname;
+  type *t;
+  bool pointer;
+} variant;
+
+enum { POLICY_GLOBAL = -1, POLICY_NO = 0, POLICY_YES = 1 };
+enum { SHAPE_FIELD, SHAPE_NESTED };
+
+struct type {
+  tkind kind;
+  char *name; /* C name of records, unions, enums, arrays, maps */
+  char *ptr;  /* where in the schema */
+  jn *schema;
+  /* records */
+  field *fields;
+  size_t nfields;
+  int unknown_error, last_wins; /* POLICY_* */
+  /* enums and consts */
+  char **values;
+  size_t *value_lens;
+  char **cvalues;
+  size_t nvalues;
+  /* arrays and maps */
+  type *elem;
+  /* unions */
+  int shape;
+  char *tag;
+  size_t tag_len;
+  variant *variants;
+  size_t nvariants;
+  char **variant_ptrs;
+  bool wrapper; /* the object around a nested-discriminator variant: wire shape only */
+  /* emission */
+  int visit; /* 0 new, 1 on the DFS stack, 2 done */
+};
+
+static type **g_types; /* every named type, in creation order */
+static size_t g_ntypes;
+static jn *g_root;
+static type *g_root_type;
+static char **g_def_names;
+static type **g_def_types;
+static size_t g_ndefs;
+
+static const char *const c_keywords[] = {
+    "auto",     "break",    "case",     "char",   "const",    "continue", "default",  "do",
+    "double",   "else",     "enum",     "extern", "float",    "for",      "goto",     "if",
+    "inline",   "int",      "long",     "register", "restrict", "return", "short",    "signed",
+    "sizeof",   "static",   "struct",   "switch", "typedef",  "union",    "unsigned", "void",
+    "volatile", "while",    "bool",     "true",   "false",    "NULL",     "errno",    "assert"};
+
+/* A C identifier from arbitrary text: other bytes become '_'. */
+static char *ident(const char *s, size_t n) {
+  char *d = xmalloc(n + 3);
+  size_t k = 0;
+  if (!n || isdigit((unsigned char)s[0])) d[k++] = '_';
+  for (size_t i = 0; i < n; i++)
+    d[k++] = isalnum((unsigned char)s[i]) ? s[i] : '_';
+  for (size_t i = 0; i < sizeof c_keywords / sizeof *c_keywords; i++)
+    if (!strcmp(d, c_keywords[i])) d[k++] = '_';
+  return d;
+}
+
+/* An enum value's C name: an identifier from its text, or for values that
+ * are only punctuation ("+", "<=") the characters' names. */
+static char *value_ident(const char *s, size_t n) {
+  static const char *const names[][2] = {
+      {"+", "plus"}, {"-", "minus"}, {"*", "star"}, {"/", "slash"}, {"%", "percent"},
+      {"<", "lt"},   {">", "gt"},    {"=", "eq"},   {"!", "not"},   {"&", "and"},
+      {"|", "or"},   {"^", "xor"},   {"~", "tilde"}, {".", "dot"},  {"?", "question"}};
+  bool alnum = false;
+  for (size_t i = 0; i < n; i++)
+    alnum |= isalnum((unsigned char)s[i]) != 0;
+  if (alnum || !n) return ident(s, n);
+  sbuf b = {0};
+  for (size_t i = 0; i < n; i++) {
+    const char *w = "sym";
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+      if (s[i] == names[k][0][0]) w = names[k][1];
+    out(&b, "%s%s", i ? "_" : "", w);
+  }
+  return b.s;
+}
+
+static bool name_taken(const char *name) {
+  for (size_t i = 0; i < g_ntypes; i++)
+    if (g_types[i]->name && !strcmp(g_types[i]->name, name)) return true;
+  for (size_t i = 0; i < g_ndefs; i++) /* definitions keep their names */
+    if (g_def_types[i] && g_def_types[i]->name && !strcmp(g_def_types[i]->name, name)) return true;
+  return false;
+}
+
+/* A type name no other type has. */
+static char *unique_type_name(const char *base) {
+  char *name = xstrdup(base);
+  for (int i = 2; name_taken(name); i++)
+    name = fmt("%s_%d", base, i);
+  return name;
+}
+
+static type *new_type(tkind kind, const char *ptr) {
+  type *t = xmalloc(sizeof *t);
+  t->kind = kind;
+  t->ptr = xstrdup(ptr);
+  t->unknown_error = t->last_wins = POLICY_GLOBAL;
+  return t;
+}
+
+static void register_type(type *t) {
+  g_types = xrealloc(g_types, (g_ntypes + 1) * sizeof *g_types);
+  g_types[g_ntypes++] = t;
+}
+
+/* Records and unions that get a struct and functions. */
+static bool emitted(const type *t) {
+  return (t->kind == T_RECORD && !t->wrapper) || t->kind == T_UNION;
+}
+
+static bool is_scalar(const type *t) {
+  return t->kind >= T_BOOL && t->kind <= T_ENUM;
+}
+
+/* The part of a container's name that names its element. */
+static const char *elem_base(const type *t) {
+  switch (t->kind) {
+  case T_BOOL: return "fj_bool";
+  case T_INT32: return "fj_int32";
+  case T_INT64: return "fj_int64";
+  case T_UINT64: return "fj_uint64";
+  case T_DOUBLE: return "fj_double";
+  case T_STRING: return "fj_string";
+  default: return t->name;
+  }
+}
+
+/* The one array (or map) type of `elem`, made on first use. */
+static type *container_of(type *elem, tkind kind, const char *ptr) {
+  char *name = fmt("%s_%s", elem_base(elem), kind == T_ARRAY ? "array" : "map");
+  for (size_t i = 0; i < g_ntypes; i++)
+    if (g_types[i]->kind == kind && !strcmp(g_types[i]->name, name)) return g_types[i];
+  type *t = new_type(kind, ptr);
+  t->elem = elem;
+  t->name = name;
+  register_type(t);
+  return t;
+}
+
+/* ---- reading the schema ---------------------------------------------------------- */
+
+static type *parse_schema(jn *s, const char *ptr, const char *name_hint, bool *nullable);
+
+static const char *const allowed_keywords[] = {
+    "type",        "properties", "required", "items",   "enum",    "const",
+    "$ref",        "$defs",      "oneOf",    "additionalProperties", "format",
+    "default",     "title",      "description", "$schema", "$id", "$comment", "examples",
+    "x-fastjson-unknown-fields", "x-fastjson-duplicates"};
+
+static void check_keywords(const jn *s, const char *ptr, bool root) {
+  if (s->kind != J_OBJ) die(ptr, "a schema must be an object (boolean schemas are not supported)");
+  for (size_t i = 0; i < s->n; i++) {
+    bool ok = false;
+    for (size_t k = 0; k < sizeof allowed_keywords / sizeof *allowed_keywords; k++)
+      ok |= strlen(allowed_keywords[k]) == s->key_lens[i] && !strcmp(allowed_keywords[k], s->keys[i]);
+    if (!ok)
+      die(child_ptr(ptr, s->keys[i]), "unsupported keyword \"%s\"", s->keys[i]);
+    if (!root && !strcmp(s->keys[i], "$defs"))
+      die(child_ptr(ptr, "$defs"), "$defs is supported at the root of the schema only");
+  }
+}
+
+/* The `type` keyword: the one type name, and whether "null" was listed too. */
+static const char *type_keyword(const jn *s, const char *ptr, bool *nullable) {
+  jn *t = member(s, "type");
+  *nullable = false;
+  if (!t) return NULL;
+  char *tp = child_ptr(ptr, "type");
+  if (t->kind == J_STR) return t->s;
+  if (t->kind != J_ARR) die(tp, "\"type\" must be a string or an array");
+  const char *one = NULL;
+  for (size_t i = 0; i < t->n; i++) {
+    if (t->kids[i]->kind != J_STR) die(tp, "\"type\" lists type names (strings)");
+    if (!strcmp(t->kids[i]->s, "null")) {
+      *nullable = true;
+    } else if (one) {
+      die(tp, "a union of types other than [T, \"null\"] is not supported");
+    } else {
+      one = t->kids[i]->s;
+    }
+  }
+  return one ? one : "null";
+}
+
+static type *resolve_ref(const jn *r, const char *ptr) {
+  if (r->kind != J_STR) die(ptr, "\"$ref\" must be a string");
+  if (!strcmp(r->s, "#")) {
+    if (!g_root_type) die(ptr, "\"$ref\": \"#\" but the root schema is not a type");
+    return g_root_type;
+  }
+  const char *prefix = "#/$defs/";
+  if (strncmp(r->s, prefix, strlen(prefix)))
+    die(ptr, "unsupported $ref \"%s\" (only \"#\" and \"#/$defs/Name\")", r->s);
+  const char *name = r->s + strlen(prefix);
+  for (size_t i = 0; i < g_ndefs; i++)
+    if (!strcmp(g_def_names[i], name)) return g_def_types[i];
+  die(ptr, "$ref \"%s\": no such definition", r->s);
+  return NULL;
+}
+
+static void parse_policies(type *t, const jn *s, const char *ptr) {
+  jn *u = member(s, "x-fastjson-unknown-fields"), *d = member(s, "x-fastjson-duplicates");
+  if (u) {
+    if (u->kind != J_STR || (strcmp(u->s, "skip") && strcmp(u->s, "error")))
+      die(child_ptr(ptr, "x-fastjson-unknown-fields"), "must be \"skip\" or \"error\"");
+    t->unknown_error = !strcmp(u->s, "error") ? POLICY_YES : POLICY_NO;
+  }
+  if (d) {
+    if (d->kind != J_STR || (strcmp(d->s, "error") && strcmp(d->s, "last-wins")))
+      die(child_ptr(ptr, "x-fastjson-duplicates"), "must be \"error\" or \"last-wins\"");
+    t->last_wins = !strcmp(d->s, "last-wins") ? POLICY_YES : POLICY_NO;
+  }
+}
+
+static bool member_name_taken(const type *t, const char *cname) {
+  for (size_t i = 0; i < t->nfields; i++) {
+    if (t->fields[i].cname && !strcmp(t->fields[i].cname, cname)) return true;
+    if (t->fields[i].cname && !strncmp(cname, "has_", 4) && !strcmp(t->fields[i].cname, cname + 4))
+      return true;
+  }
+  return false;
+}
+
+static void check_default(const field *f) {
+  const jn *d = f->def;
+  char *dp = child_ptr(f->ptr, "default");
+  if (!is_scalar(f->t)) die(dp, "\"default\" is supported on scalar fields only");
+  switch (f->t->kind) {
+  case T_BOOL:
+    if (d->kind != J_BOOL) die(dp, "default must be a boolean");
+    break;
+  case T_DOUBLE:
+    if (d->kind != J_NUM) die(dp, "default must be a number");
+    break;
+  case T_STRING:
+    if (d->kind != J_STR) die(dp, "default must be a string");
+    break;
+  case T_ENUM: {
+    bool found = false;
+    for (size_t i = 0; d->kind == J_STR && i < f->t->nvalues; i++)
+      found |= f->t->value_lens[i] == d->slen && !memcmp(f->t->values[i], d->s, d->slen);
+    if (!found) die(dp, "default is not one of the enum's values");
+    break;
+  }
+  default: { /* integers: must be an integer in range */
+    if (d->kind != J_NUM || strpbrk(d->s, ".eE")) die(dp, "default must be an integer");
+    errno = 0;
+    if (f->t->kind == T_UINT64) {
+      if (d->s[0] == '-' || (strtoull(d->s, NULL, 10), errno)) die(dp, "default out of range");
+    } else {
+      long long x = strtoll(d->s, NULL, 10);
+      if (errno || (f->t->kind == T_INT32 && (x < INT32_MIN || x > INT32_MAX)))
+        die(dp, "default out of range");
+    }
+  }
+  }
+}
+
+static void parse_record(type *t, jn *s, const char *ptr) {
+  jn *props = member(s, "properties"), *req = member(s, "required");
+  jn *addl = member(s, "additionalProperties");
+  char *pp = child_ptr(ptr, "properties");
+  if (props && props->kind != J_OBJ) die(pp, "\"properties\" must be an object");
+  if (addl && addl->kind == J_BOOL) t->unknown_error = addl->b ? POLICY_NO : POLICY_YES;
+  else if (addl) die(child_ptr(ptr, "additionalProperties"),
+                     "a schema for additional properties is supported without \"properties\" only "
+                     "(a string-keyed map)");
+  parse_policies(t, s, ptr);
+  t->kind = T_RECORD;
+  size_t n = props ? props->n : 0;
+  t->fields = xmalloc(n * sizeof *t->fields);
+  for (size_t i = 0; i < n; i++) {
+    field *f = &t->fields[t->nfields];
+    f->name = props->keys[i];
+    f->name_len = props->key_lens[i];
+    f->ptr = child_ptr(pp, f->name);
+    char *base = ident(f->name, f->name_len);
+    f->cname = base;
+    for (int k = 2; member_name_taken(t, f->cname); k++)
+      f->cname = fmt("%s_%d", base, k);
+    f->t = parse_schema(props->kids[i], f->ptr, fmt("%s_%s", t->name, base), &f->nullable);
+    f->def = member(props->kids[i], "default");
+    t->nfields++;
+  }
+  if (req) {
+    char *rp = child_ptr(ptr, "required");
+    if (req->kind != J_ARR) die(rp, "\"required\" must be an array of property names");
+    for (size_t i = 0; i < req->n; i++) {
+      jn *r = req->kids[i];
+      bool found = false;
+      for (size_t k = 0; r->kind == J_STR && k < t->nfields; k++)
+        if (t->fields[k].name_len == r->slen && !memcmp(t->fields[k].name, r->s, r->slen))
+          found = t->fields[k].required = true;
+      if (!found) die(fmt("%s/%zu", rp, i), "required property is not in \"properties\"");
+    }
+  }
+  for (size_t i = 0; i < t->nfields; i++)
+    if (t->fields[i].def) check_default(&t->fields[i]);
+}
+
+static void parse_enum(type *t, const jn *e, const char *ptr, bool is_const) {
+  t->kind = is_const ? T_CONST : T_ENUM;
+  size_t n = is_const ? 1 : e->n;
+  if (!is_const && (e->kind != J_ARR || !n)) die(ptr, "\"enum\" must be a non-empty array");
+  t->values = xmalloc(n * sizeof *t->values);
+  t->value_lens = xmalloc(n * sizeof *t->value_lens);
+  t->cvalues = xmalloc(n * sizeof *t->cvalues);
+  for (size_t i = 0; i < n; i++) {
+    const jn *v = is_const ? e : e->kids[i];
+    if (v->kind != J_STR) die(ptr, "only string enum values and consts are supported");
+    for (size_t k = 0; k < i; k++)
+      if (t->value_lens[k] == v->slen && !memcmp(t->values[k], v->s, v->slen))
+        die(ptr, "enum value \"%s\" is listed twice", v->s);
+    t->values[i] = v->s;
+    t->value_lens[i] = v->slen;
+    char *c = fmt("%s_%s", t->name ? t->name : "c", value_ident(v->s, v->slen));
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(t->cvalues[k], c)) c = fmt("%s_%zu", c, i);
+    t->cvalues[i] = c;
+  }
+  t->nvalues = n;
+}
+
+static void parse_union(type *t, jn *s, const char *ptr) {
+  jn *alts = member(s, "oneOf");
+  char *op = child_ptr(ptr, "oneOf");
+  if (alts->kind != J_ARR || !alts->n) die(op, "\"oneOf\" must be a non-empty array");
+  t->kind = T_UNION;
+  t->nvariants = alts->n;
+  t->variants = xmalloc(alts->n * sizeof *t->variants);
+  t->variant_ptrs = xmalloc(alts->n * sizeof *t->variant_ptrs);
+  for (size_t i = 0; i < alts->n; i++) {
+    bool nullable;
+    char *vp = fmt("%s/%zu", op, i);
+    t->variant_ptrs[i] = vp;
+    t->variants[i].t = parse_schema(alts->kids[i], vp, fmt("%s_%zu", t->name, i), &nullable);
+    if (nullable) die(vp, "a nullable variant is not supported");
+  }
+}
+
+/* `type` (and friends) of one schema object: the C type it becomes. Named
+ * types (records, unions, enums) take `name_hint` unless they have a title. */
+static type *parse_into(type *t, jn *s, const char *ptr, const char *name_hint, bool *nullable,
+                        bool root) {
+  check_keywords(s, ptr, root);
+  const char *tn = type_keyword(s, ptr, nullable);
+  jn *ref = member(s, "$ref"), *en = member(s, "enum"), *cn = member(s, "const");
+  jn *fmt_kw = member(s, "format"), *title = member(s, "title");
+  if (ref) {
+    if (member(s, "properties") || member(s, "items") || en || cn || member(s, "oneOf"))
+      die(ptr, "$ref next to other type keywords is not supported");
+    return resolve_ref(ref, child_ptr(ptr, "$ref"));
+  }
+  if (!t) t = new_type(T_UNSET, ptr);
+  t->schema = s;
+  if (!t->name)
+    t->name = unique_type_name(title && title->kind == J_STR ? ident(title->s, title->slen)
+                                                              : name_hint);
+  if (fmt_kw && (!tn || strcmp(tn, "integer")))
+    die(child_ptr(ptr, "format"), "\"format\" is supported on integers only");
+  if (member(s, "oneOf")) {
+    if (tn && strcmp(tn, "object")) die(ptr, "oneOf variants must be objects");
+    parse_union(t, s, ptr);
+  } else if (en || cn) {
+    if (tn && strcmp(tn, "string")) die(ptr, "only string enums and consts are supported");
+    parse_enum(t, en ? en : cn, child_ptr(ptr, en ? "enum" : "const"), !en);
+  } else if (!tn) {
+    if (member(s, "properties") || member(s, "additionalProperties")) tn = "object";
+    else die(ptr, "the schema has no \"type\" (an untyped value is not supported)");
+  }
+  if (t->kind == T_UNSET) {
+    if (!strcmp(tn, "boolean")) {
+      t->kind = T_BOOL;
+    } else if (!strcmp(tn, "number")) {
+      t->kind = T_DOUBLE;
+    } else if (!strcmp(tn, "string")) {
+      t->kind = T_STRING;
+    } else if (!strcmp(tn, "integer")) {
+      t->kind = T_INT64;
+      if (fmt_kw) {
+        if (fmt_kw->kind != J_STR) die(child_ptr(ptr, "format"), "must be a string");
+        if (!strcmp(fmt_kw->s, "int32")) t->kind = T_INT32;
+        else if (!strcmp(fmt_kw->s, "uint64")) t->kind = T_UINT64;
+        else if (strcmp(fmt_kw->s, "int64"))
+          die(child_ptr(ptr, "format"), "unsupported format \"%s\"", fmt_kw->s);
+      }
+    } else if (!strcmp(tn, "array")) {
+      jn *items = member(s, "items");
+      if (!items) die(ptr, "an array needs \"items\"");
+      bool en2;
+      char *ip = child_ptr(ptr, "items");
+      type *e = parse_schema(items, ip, fmt("%s_item", t->name), &en2);
+      if (en2) die(ip, "nullable array items are not supported");
+      return container_of(e, T_ARRAY, ptr);
+    } else if (!strcmp(tn, "object")) {
+      jn *addl = member(s, "additionalProperties");
+      if (addl && addl->kind == J_OBJ && !member(s, "properties")) {
+        bool en2;
+        char *ap = child_ptr(ptr, "additionalProperties");
+        type *e = parse_schema(addl, ap, fmt("%s_value", t->name), &en2);
+        if (en2) die(ap, "nullable map values are not supported");
+        return container_of(e, T_MAP, ptr);
+      }
+      parse_record(t, s, ptr);
+    } else {
+      die(child_ptr(ptr, "type"), "unsupported type \"%s\"", tn);
+    }
+  }
+  if (t->kind == T_RECORD || t->kind == T_UNION || t->kind == T_ENUM) register_type(t);
+  return t;
+}
+
+static type *parse_schema(jn *s, const char *ptr, const char *name_hint, bool *nullable) {
+  return parse_into(NULL, s, ptr, name_hint, nullable, false);
+}
+
+/* A oneOf variant in the discriminator-field shape: the string const of
+ * property `tag`, or NULL. */
+static const type *variant_tag_const(const type *v, const char *tag) {
+  if (v->kind != T_RECORD) return NULL;
+  for (size_t i = 0; i < v->nfields; i++)
+    if (!strcmp(v->fields[i].name, tag) && v->fields[i].t->kind == T_CONST) return v->fields[i].t;
+  return NULL;
+}
+
+/* Recognises the wire shape of each union once every type is parsed (its
+ * variants may be definitions parsed later). */
+static void resolve_union(type *u) {
+  const type *v0 = u->variants[0].t;
+  for (size_t f = 0; v0->kind == T_RECORD && f < v0->nfields && !u->tag; f++) {
+    char *tag = v0->fields[f].name;
+    bool all = true;
+    for (size_t i = 0; i < u->nvariants; i++)
+      all &= variant_tag_const(u->variants[i].t, tag) != NULL;
+    if (all) u->tag = tag;
+  }
+  if (u->tag) {
+    u->shape = SHAPE_FIELD;
+    u->tag_len = strlen(u->tag);
+    for (size_t i = 0; i < u->nvariants; i++) {
+      const type *c = variant_tag_const(u->variants[i].t, u->tag);
+      u->variants[i].tag = c->values[0];
+      u->variants[i].tag_len = c->value_lens[0];
+    }
+  } else {
+    u->shape = SHAPE_NESTED;
+    for (size_t i = 0; i < u->nvariants; i++) {
+      type *v = u->variants[i].t;
+      if (v->kind != T_RECORD || v->nfields != 1 || !v->fields[0].required || v->fields[0].nullable)
+        die(u->variant_ptrs[i],
+            "cannot tell the union's wire shape: every variant needs the same property with a "
+            "string \"const\", or exactly one property, required and not nullable");
+      v->wrapper = true;
+      u->variants[i].tag = v->fields[0].name;
+      u->variants[i].tag_len = v->fields[0].name_len;
+      u->variants[i].t = v->fields[0].t; /* the wrapper object is the wire shape only */
+    }
+  }
+  for (size_t i = 0; i < u->nvariants; i++) {
+    for (size_t k = 0; k < i; k++)
+      if (u->variants[k].tag_len == u->variants[i].tag_len &&
+          !memcmp(u->variants[k].tag, u->variants[i].tag, u->variants[i].tag_len))
+        die(u->variant_ptrs[i], "two variants have the tag \"%s\"", u->variants[i].tag);
+    u->variants[i].cname = ident(u->variants[i].tag, u->variants[i].tag_len);
+  }
+}
+
+/* ---- layout: which references must be pointers ----------------------------------- */
+
+/* Depth-first over by-value containment; a reference back to a type on the
+ * stack closes a cycle and becomes a pointer. */
+static void layout(type *t) {
+  if (t->kind != T_RECORD && t->kind != T_UNION) return;
+  if (t->visit) return;
+  t->visit = 1;
+  if (t->kind == T_RECORD) {
+    for (size_t i = 0; i < t->nfields; i++) {
+      type *c = t->fields[i].t;
+      if ((c->kind == T_RECORD || c->kind == T_UNION) && c->visit == 1) t->fields[i].pointer = true;
+      else layout(c);
+    }
+  } else {
+    for (size_t i = 0; i < t->nvariants; i++) {
+      type *c = t->variants[i].t;
+      if ((c->kind == T_RECORD || c->kind == T_UNION) && c->visit == 1) t->variants[i].pointer = true;
+      else layout(c);
+    }
+  }
+  t->visit = 2;
+  /* arrays and maps hold pointers: their element types are laid out on their own */
+}
+
+/* ---- emitting C -------------------------------------------------------------------- */
+
+/* A C string literal for `n` bytes (octal escapes are never longer than 3 digits,
+ * so a following digit cannot join them). */
+static char *c_string(const char *s, size_t n) {
+  sbuf b = {0};
+  out(&b, "\"");
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') out(&b, "\\%c", c);
+    else if (c < 0x20 || c >= 0x7f || c == '?') out(&b, "\\%03o", c);
+    else out(&b, "%c", c);
+  }
+  out(&b, "\"");
+  return b.s;
+}
+
+static const char *c_type(const type *t) {
+  switch (t->kind) {
+  case T_BOOL: return "bool";
+  case T_INT32: return "int32_t";
+  case T_INT64: return "int64_t";
+  case T_UINT64: return "uint64_t";
+  case T_DOUBLE: return "double";
+  case T_STRING: return "fj_str";
+  default: return t->name;
+  }
+}
+
+/* Whether a field has a has_<name> flag: absent optional or null values.
+ * Pointers use NULL instead; consts have no member at all. */
+static bool has_flag(const field *f) {
+  return (!f->required || f->nullable) && !f->pointer && f->t->kind != T_CONST;
+}
+
+static void emit_struct(sbuf *h, type *t) {
+  if (t->visit == 3) return;
+  t->visit = 3;
+  /* the types it holds by value come first */
+  if (t->kind == T_RECORD) {
+    for (size_t i = 0; i < t->nfields; i++)
+      if (!t->fields[i].pointer && (t->fields[i].t->kind == T_RECORD || t->fields[i].t->kind == T_UNION))
+        emit_struct(h, t->fields[i].t);
+    out(h, "struct %s {\n", t->name);
+    size_t members = 0;
+    for (size_t i = 0; i < t->nfields; i++) {
+      const field *f = &t->fields[i];
+      if (f->t->kind == T_CONST) {
+        out(h, "  /* \"%s\" is always %s */\n", f->name, c_string(f->t->values[0], f->t->value_lens[0]));
+        continue;
+      }
+      out(h, "  %s %s%s;\n", c_type(f->t), f->pointer ? "*" : "", f->cname);
+      members++;
+      if (has_flag(f))
+        out(h, "  bool has_%s; /* %s */\n", f->cname,
+            f->nullable && f->required ? "false: null" : f->nullable ? "false: absent or null" : "false: absent");
+    }
+    if (!members) out(h, "  char unused_; /* C needs a member */\n");
+    out(h, "};\n\n");
+  } else {
+    for (size_t i = 0; i < t->nvariants; i++)
+      if (!t->variants[i].pointer &&
+          (t->variants[i].t->kind == T_RECORD || t->variants[i].t->kind == T_UNION))
+        emit_struct(h, t->variants[i].t);
+    out(h, "struct %s {\n  %s_kind kind;\n  union {\n", t->name, t->name);
+    for (size_t i = 0; i < t->nvariants; i++)
+      out(h, "    %s %s%s;\n", c_type(t->variants[i].t), t->variants[i].pointer ? "*" : "",
+          t->variants[i].cname);
+    out(h, "  } as;\n};\n\n");
+  }
+}
+
+static void emit_header(sbuf *h, const char *guard) {
+  out(h, "/* Generated by fastjson-gen from %s. Do not edit. */\n", g_schema_path);
+  out(h, "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stddef.h>\n#include "
+         "<stdint.h>\n\n#include <fastjson/codec.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n",
+      guard, guard);
+  for (size_t i = 0; i < g_ntypes; i++) { /* enums first: everything else may hold them */
+    type *t = g_types[i];
+    if (t->kind == T_ENUM) {
+      out(h, "typedef enum %s {\n", t->name);
+      for (size_t k = 0; k < t->nvalues; k++)
+        out(h, "  %s, /* %s */\n", t->cvalues[k], c_string(t->values[k], t->value_lens[k]));
+      out(h, "} %s;\n\n", t->name);
+    } else if (t->kind == T_UNION) {
+      out(h, "typedef enum %s_kind {\n", t->name);
+      for (size_t k = 0; k < t->nvariants; k++)
+        out(h, "  %s_%s, /* %s */\n", t->name, t->variants[k].cname,
+            c_string(t->variants[k].tag, t->variants[k].tag_len));
+      out(h, "} %s_kind;\n\n", t->name);
+    }
+  }
+  /* C11 allows a typedef to be repeated, so shared container names can be declared here too */
+  for (size_t i = 0; i < g_ntypes; i++)
+    if (emitted(g_types[i]) || g_types[i]->kind == T_ARRAY || g_types[i]->kind == T_MAP)
+      out(h, "typedef struct %s %s;\n", g_types[i]->name, g_types[i]->name);
+  out(h, "\n");
+  /* arrays and maps hold pointers, so declared names suffice; ones of
+   * primitives are shared with other generated headers through a guard */
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if (t->kind != T_ARRAY && t->kind != T_MAP) continue;
+    bool shared = is_scalar(t->elem) && t->elem->kind != T_ENUM;
+    if (shared) out(h, "#ifndef FJ_GEN_%s\n#define FJ_GEN_%s\n", t->name, t->name);
+    if (t->kind == T_ARRAY)
+      out(h, "struct %s {\n  %s *items;\n  size_t count;\n};\n", t->name, c_type(t->elem));
+    else
+      out(h, "struct %s {\n  fj_str *keys;\n  %s *values;\n  size_t count;\n};\n", t->name,
+          c_type(t->elem));
+    out(h, shared ? "#endif\n\n" : "\n");
+  }
+  for (size_t i = 0; i < g_ntypes; i++)
+    if (emitted(g_types[i])) emit_struct(h, g_types[i]);
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if (!emitted(t)) continue;
+    out(h,
+        "/** Reads a %s from `len` bytes of JSON. Strings, arrays and children are allocated in\n"
+        " *  `arena` (free them all with fj_arena_free()); `parser` may be NULL (a temporary one\n"
+        " *  is made). `flags` are FJ_DECODE_* bits. On an error *err (may be NULL) says where. */\n"
+        "fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len, fj_arena *arena,\n"
+        "                    uint32_t flags, %s *out, fj_decode_error *err);\n"
+        "/** Reads a %s from the cursor's current value `v` (see fastjson/codec.h). */\n"
+        "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out);\n"
+        "/** Writes `in` as one JSON value (the writer's errors). */\n"
+        "fj_error fj_write_%s(fj_writer *w, const %s *in);\n"
+        "/** Whether two decoded values are equal (field by field, strings by bytes). */\n"
+        "bool fj_equal_%s(const %s *a, const %s *b);\n\n",
+        t->name, t->name, t->name, t->name, t->name, t->name, t->name, t->name, t->name, t->name,
+        t->name);
+  }
+  out(h, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
+}
+
+/* ---- key dispatch ---------------------------------------------------------------- */
+
+typedef struct keycase {
+  const char *s;
+  size_t n;
+  const char *action;
+  bool raw_unsafe; /* holds a backslash: compare only unescaped text */
+} keycase;
+
+static void indent(sbuf *b, int n) { out(b, "%*s", n, ""); }
+
+static void emit_compare(sbuf *b, int ind, const keycase *k) {
+  indent(b, ind);
+  if (k->raw_unsafe) out(b, "if (!raw && ");
+  else out(b, "if (");
+  if (k->n) out(b, "memcmp(k, %s, %zu) == 0) %s\n", c_string(k->s, k->n), k->n, k->action);
+  else out(b, "1) %s\n", k->action);
+}
+
+/* switch on the length, then on the byte where the keys of that length
+ * differ most, then memcmp with constants. */
+static void emit_dispatch(sbuf *b, const keycase *ks, size_t nk, int ind) {
+  size_t maxlen = 0;
+  for (size_t i = 0; i < nk; i++)
+    if (ks[i].n > maxlen) maxlen = ks[i].n;
+  indent(b, ind);
+  out(b, "switch (n) {\n");
+  for (size_t len = 0; len <= maxlen; len++) {
+    size_t group[256], ng = 0;
+    for (size_t i = 0; i < nk && ng < 256; i++)
+      if (ks[i].n == len) group[ng++] = i;
+    if (!ng) continue;
+    indent(b, ind);
+    out(b, "case %zu:\n", len);
+    if (ng == 1 || len == 0) {
+      for (size_t g = 0; g < ng; g++)
+        emit_compare(b, ind + 2, &ks[group[g]]);
+    } else {
+      size_t best = 0, best_distinct = 0;
+      for (size_t pos = 0; pos < len; pos++) {
+        bool seen[256] = {false};
+        size_t distinct = 0;
+        for (size_t g = 0; g < ng; g++) {
+          unsigned char c = (unsigned char)ks[group[g]].s[pos];
+          if (!seen[c]) distinct++;
+          seen[c] = true;
+        }
+        if (distinct > best_distinct) best = pos, best_distinct = distinct;
+      }
+      indent(b, ind + 2);
+      out(b, "switch ((unsigned char)k[%zu]) {\n", best);
+      bool done[256] = {false};
+      for (size_t g = 0; g < ng; g++) {
+        unsigned char c = (unsigned char)ks[group[g]].s[best];
+        if (done[c]) continue;
+        done[c] = true;
+        indent(b, ind + 2);
+        if (isalnum(c) || (ispunct(c) && c != '\'' && c != '\\')) out(b, "case '%c':\n", c);
+        else out(b, "case %u:\n", c);
+        for (size_t h = g; h < ng; h++)
+          if ((unsigned char)ks[group[h]].s[best] == c) emit_compare(b, ind + 4, &ks[group[h]]);
+        indent(b, ind + 4);
+        out(b, "break;\n");
+      }
+      indent(b, ind + 2);
+      out(b, "}\n");
+    }
+    indent(b, ind + 2);
+    out(b, "break;\n");
+  }
+  indent(b, ind);
+  out(b, "}\n");
+}
+
+/* ---- readers ---------------------------------------------------------------------- */
+
+static bool g_need_const, g_need_str_equal; /* helpers emitted only when used */
+
+/* The statement that reads value `val` (an fj_value expression) into lvalue
+ * `dst`, leaving the result in `e`. */
+static char *read_call(const type *t, const char *val, const char *dst, bool pointer) {
+  switch (t->kind) {
+  case T_BOOL: return fmt("e = fj_decode_bool(d, %s, &%s);", val, dst);
+  case T_INT32: return fmt("e = fj_decode_int32(d, %s, &%s);", val, dst);
+  case T_INT64: return fmt("e = fj_decode_int64(d, %s, &%s);", val, dst);
+  case T_UINT64: return fmt("e = fj_decode_uint64(d, %s, &%s);", val, dst);
+  case T_DOUBLE: return fmt("e = fj_decode_double(d, %s, &%s);", val, dst);
+  case T_STRING: return fmt("e = fj_decode_string(d, %s, &%s);", val, dst);
+  case T_CONST:
+    g_need_const = true;
+    return fmt("e = read_const(d, %s, %s, %zu);", val, c_string(t->values[0], t->value_lens[0]),
+               t->value_lens[0]);
+  case T_ENUM:
+  case T_ARRAY:
+  case T_MAP: return fmt("e = read_%s(d, %s, &%s);", t->name, val, dst);
+  default:
+    if (pointer) return fmt("e = read_%s_ptr(d, %s, &%s);", t->name, val, dst);
+    return fmt("e = fj_read_%s_value(d, %s, &%s);", t->name, val, dst);
+  }
+}
+
+static void emit_enum_reader(sbuf *c, const type *t) {
+  out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name, t->name);
+  out(c, "  const char *k;\n  size_t n;\n  fj_error e = fj_decode_string_view(d, v, &k, &n);\n");
+  out(c, "  if (e) return e;\n");
+  keycase *ks = xmalloc(t->nvalues * sizeof *ks);
+  for (size_t i = 0; i < t->nvalues; i++)
+    ks[i] = (keycase){t->values[i], t->value_lens[i], fmt("{\n      *out = %s;\n      return FJ_OK;\n    }", t->cvalues[i]), false};
+  emit_dispatch(c, ks, t->nvalues, 2);
+  out(c, "  return fj_decode_bad_enum(d, v, %s);\n}\n\n", c_string(t->name, strlen(t->name)));
+}
+
+static void emit_container_reader(sbuf *c, const type *t) {
+  const char *et = c_type(t->elem);
+  out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name, t->name);
+  if (t->kind == T_ARRAY) {
+    out(c, "  fj_array a;\n  fj_error e = fj_decode_array(d, v, &a);\n  if (e) return e;\n");
+    out(c, "  void *items;\n");
+    out(c, "  if ((e = fj_decode_array_alloc(d, &a, sizeof(%s), &items, &out->count))) return e;\n", et);
+    out(c, "  out->items = items;\n");
+    out(c, "  fj_value elem;\n");
+    out(c, "  for (size_t i = 0; (e = fj_array_next(&a, &elem)) == FJ_OK; i++) {\n");
+    out(c, "    %s\n", read_call(t->elem, "&elem", "out->items[i]", false));
+    out(c, "    if (e) return fj_decode_path_index(d, i, e);\n  }\n");
+    out(c, "  return e == FJ_END ? FJ_OK : fj_decode_cursor(d, e);\n}\n\n");
+  } else {
+    out(c, "  fj_object o;\n  fj_error e = fj_decode_object(d, v, &o, \"object\");\n");
+    out(c, "  if (e) return e;\n  void *values;\n");
+    out(c, "  if ((e = fj_decode_map_alloc(d, &o, sizeof(%s), &out->keys, &values, &out->count)))\n"
+           "    return e;\n", et);
+    out(c, "  out->values = values;\n  fj_value key, val;\n");
+    out(c, "  for (size_t i = 0; (e = fj_object_next(&o, &key, &val)) == FJ_OK; i++) {\n");
+    out(c, "    if ((e = fj_decode_string(d, &key, &out->keys[i]))) return e;\n");
+    out(c, "    %s\n", read_call(t->elem, "&val", "out->values[i]", false));
+    out(c, "    if (e) return fj_decode_path_key(d, out->keys[i].data, out->keys[i].len, e);\n  }\n");
+    out(c, "  return e == FJ_END ? FJ_OK : fj_decode_cursor(d, e);\n}\n\n");
+  }
+}
+
+/* A default as a C expression of the field's type. */
+static char *default_expr(const field *f) {
+  const jn *d = f->def;
+  switch (f->t->kind) {
+  case T_BOOL: return xstrdup(d->b ? "true" : "false");
+  case T_DOUBLE: return fmt("%s", d->s);
+  case T_INT32: return fmt("%s", d->s);
+  case T_INT64: return d->s[0] == '-' ? fmt("-INT64_C(%s)", d->s + 1) : fmt("INT64_C(%s)", d->s);
+  case T_UINT64: return fmt("UINT64_C(%s)", d->s);
+  case T_STRING: return fmt("(fj_str){%s, %zu}", c_string(d->s, d->slen), d->slen);
+  case T_ENUM:
+    for (size_t i = 0; i < f->t->nvalues; i++)
+      if (f->t->value_lens[i] == d->slen && !memcmp(f->t->values[i], d->s, d->slen))
+        return xstrdup(f->t->cvalues[i]);
+    return xstrdup("0");
+  default: return xstrdup("0");
+  }
+}
+
+static char *policy_expr(int policy, const char *flag) {
+  if (policy == POLICY_GLOBAL) return fmt("(d->flags & %s) != 0", flag);
+  return xstrdup(policy == POLICY_YES ? "true" : "false");
+}
+
+static void emit_record_reader(sbuf *c, const type *t) {
+  size_t nf = t->nfields, words = nf ? (nf + 63) / 64 : 1;
+  const char *T = t->name;
+  /* key → field index */
+  out(c, "/* Field index of a key of %s (raw bytes when `raw`), or -1. */\n", T);
+  out(c, "static int %s_field(const char *k, size_t n, bool raw) {\n", T);
+  keycase *ks = xmalloc((nf ? nf : 1) * sizeof *ks);
+  bool any_unsafe = false;
+  for (size_t i = 0; i < nf; i++) {
+    bool unsafe = memchr(t->fields[i].name, '\\', t->fields[i].name_len) != NULL;
+    any_unsafe |= unsafe;
+    ks[i] = (keycase){t->fields[i].name, t->fields[i].name_len, fmt("return %zu;", i), unsafe};
+  }
+  if (!any_unsafe) out(c, "  (void)raw;\n");
+  if (nf) emit_dispatch(c, ks, nf, 2);
+  else out(c, "  (void)k;\n  (void)n;\n");
+  out(c, "  return -1;\n}\n\n");
+
+  /* names and lengths for the in-order fast path and messages */
+  if (nf) {
+    out(c, "static const char *const %s_names[%zu] = {", T, nf);
+    for (size_t i = 0; i < nf; i++)
+      out(c, "%s%s", i ? ", " : "", c_string(t->fields[i].name, t->fields[i].name_len));
+    out(c, "};\n");
+    out(c, "/* SIZE_MAX: never compared raw (the name holds a backslash) */\n");
+    out(c, "static const size_t %s_lens[%zu] = {", T, nf);
+    for (size_t i = 0; i < nf; i++)
+      out(c, "%s%s", i ? ", " : "",
+          memchr(t->fields[i].name, '\\', t->fields[i].name_len) ? "SIZE_MAX"
+                                                                  : fmt("%zu", t->fields[i].name_len));
+    out(c, "};\n\n");
+  }
+
+  out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out) {\n", T, T);
+  out(c, "  memset(out, 0, sizeof *out);\n");
+  out(c, "  const bool unknown_error = %s;\n", policy_expr(t->unknown_error, "FJ_DECODE_UNKNOWN_FIELDS_ERROR"));
+  if (nf) out(c, "  const bool last_wins = %s;\n", policy_expr(t->last_wins, "FJ_DECODE_DUPLICATES_LAST_WINS"));
+  if (nf) {
+    out(c, "  uint64_t seen[%zu] = {0};\n", words);
+    out(c, "  size_t want = 0; /* the field expected next in schema order */\n");
+  }
+  out(c, "  fj_value key, val;\n  const char *k;\n  size_t n;\n  fj_error e;\n");
+  out(c, "  while ((e = fj_decode_next_field(d, o, &key, &k, &n, &val)) == FJ_OK) {\n");
+  if (nf) {
+    out(c, "    int f;\n");
+    out(c, "    if (want < %zu && n == %s_lens[want] && memcmp(k, %s_names[want], n) == 0) {\n", nf, T, T);
+    out(c, "      f = (int)want;\n");
+    out(c, "    } else if ((f = %s_field(k, n, true)) < 0 && memchr(k, '\\\\', n)) {\n", T);
+    out(c, "      if ((e = fj_decode_key(d, &key, &k, &n))) return e;\n");
+    out(c, "      f = %s_field(k, n, false);\n    }\n", T);
+    out(c, "    if (f < 0) {\n");
+  } else {
+    out(c, "    {\n");
+  }
+  out(c, "      if (unknown_error) return fj_decode_unknown(d, &key);\n");
+  out(c, "      continue; /* the next field passes over its value */\n    }\n");
+  if (nf) {
+    out(c, "    if (seen[f >> 6] >> (f & 63) & 1) {\n");
+    out(c, "      if (!last_wins) return fj_decode_duplicate(d, &key, %s_names[f]);\n", T);
+    out(c, "    }\n");
+    out(c, "    seen[f >> 6] |= UINT64_C(1) << (f & 63);\n");
+    out(c, "    want = (size_t)f + 1;\n");
+    out(c, "    switch (f) {\n");
+    for (size_t i = 0; i < nf; i++) {
+      const field *f = &t->fields[i];
+      char *dst = fmt("out->%s", f->cname);
+      out(c, "    case %zu:\n", i);
+      if (f->nullable) {
+        out(c, "      if (fj_decode_is_null(&val)) {\n");
+        out(c, "        e = fj_decode_null(d, &val);\n");
+        if (has_flag(f)) out(c, "        out->has_%s = false;\n", f->cname);
+        else if (f->pointer) out(c, "        %s = NULL;\n", dst);
+        out(c, "        break;\n      }\n");
+      }
+      out(c, "      %s\n", read_call(f->t, "&val", dst, f->pointer));
+      if (has_flag(f)) out(c, "      out->has_%s = e == FJ_OK;\n", f->cname);
+      out(c, "      break;\n");
+    }
+    out(c, "    }\n");
+    out(c, "    if (e) return fj_decode_path_key(d, %s_names[f], strlen(%s_names[f]), e);\n", T, T);
+  }
+  out(c, "  }\n  if (e != FJ_END) return e;\n");
+  /* missing required fields (one mask test per 64 fields on the good path), then defaults */
+  for (size_t w = 0; w < words && nf; w++) {
+    uint64_t mask = 0;
+    for (size_t i = w * 64; i < nf && i < w * 64 + 64; i++)
+      if (t->fields[i].required) mask |= UINT64_C(1) << (i % 64);
+    if (!mask) continue;
+    out(c, "  if ((seen[%zu] & UINT64_C(0x%llx)) != UINT64_C(0x%llx)) {\n", w,
+        (unsigned long long)mask, (unsigned long long)mask);
+    for (size_t i = w * 64; i < nf && i < w * 64 + 64; i++)
+      if (t->fields[i].required)
+        out(c, "    if (!(seen[%zu] >> %zu & 1)) return fj_decode_missing(d, o, %s);\n", w, i % 64,
+            c_string(t->fields[i].name, t->fields[i].name_len));
+    out(c, "  }\n");
+  }
+  for (size_t i = 0; i < nf; i++) {
+    const field *f = &t->fields[i];
+    if (f->required) continue;
+    if (f->def)
+      out(c, "  if (!(seen[%zu] >> %zu & 1)) {\n    out->%s = %s;\n    out->has_%s = true;\n  }\n",
+          i / 64, i % 64, f->cname, default_expr(f), f->cname);
+  }
+  out(c, "  return FJ_OK;\n}\n\n");
+
+  out(c, "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out) {\n", T, T);
+  out(c, "  fj_object o;\n  fj_error e = fj_decode_object(d, v, &o, \"object (%s)\");\n", T);
+  out(c, "  return e ? e : read_%s_fields(d, &o, out);\n}\n\n", T);
+}
+
+static void emit_union_reader(sbuf *c, const type *t) {
+  const char *T = t->name;
+  keycase *ks = xmalloc(t->nvariants * sizeof *ks);
+  for (size_t i = 0; i < t->nvariants; i++)
+    ks[i] = (keycase){t->variants[i].tag, t->variants[i].tag_len, fmt("return %zu;", i), false};
+  out(c, "static int %s_variant(const char *k, size_t n) {\n", T);
+  emit_dispatch(c, ks, t->nvariants, 2);
+  out(c, "  return -1;\n}\n\n");
+
+  out(c, "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out) {\n", T, T);
+  out(c, "  fj_object o;\n  fj_value key, val;\n  const char *k;\n  size_t n;\n");
+  out(c, "  fj_error e = fj_decode_object(d, v, &o, \"object (%s)\");\n  if (e) return e;\n", T);
+  char *tag = c_string(t->tag ? t->tag : "", t->tag ? t->tag_len : 0);
+  if (t->shape == SHAPE_FIELD) {
+    /* the discriminator may be anywhere: find it, then read the variant from the start */
+    out(c, "  (void)key;\n");
+    out(c, "  e = fj_object_findn(&o, %s, %zu, &val);\n", tag, t->tag_len);
+    out(c, "  if (e == FJ_ERR_NO_SUCH_FIELD) return fj_decode_missing(d, &o, %s);\n", tag);
+    out(c, "  if (e) return fj_decode_cursor(d, e);\n");
+    out(c, "  if ((e = fj_decode_string_view(d, &val, &k, &n)))\n");
+    out(c, "    return fj_decode_path_key(d, %s, %zu, e);\n", tag, t->tag_len);
+    out(c, "  int f = %s_variant(k, n);\n", T);
+    out(c, "  if (f < 0) return fj_decode_path_key(d, %s, %zu, fj_decode_bad_enum(d, &val, %s));\n",
+        tag, t->tag_len, c_string(T, strlen(T)));
+    out(c, "  if ((e = fj_decode_object_restart(d, &o))) return e;\n");
+    out(c, "  switch (f) {\n");
+    for (size_t i = 0; i < t->nvariants; i++) {
+      const variant *vr = &t->variants[i];
+      out(c, "  case %zu:\n    out->kind = %s_%s;\n", i, T, vr->cname);
+      if (vr->pointer) {
+        out(c, "    if ((e = fj_decode_alloc(d, v, sizeof *out->as.%s, (void **)&out->as.%s))) return e;\n",
+            vr->cname, vr->cname);
+        out(c, "    return read_%s_fields(d, &o, out->as.%s);\n", vr->t->name, vr->cname);
+      } else {
+        out(c, "    return read_%s_fields(d, &o, &out->as.%s);\n", vr->t->name, vr->cname);
+      }
+    }
+    out(c, "  }\n  return FJ_OK;\n}\n\n");
+  } else {
+    out(c, "  e = fj_decode_next_field(d, &o, &key, &k, &n, &val);\n");
+    out(c, "  if (e == FJ_END)\n    return fj_decode_fail(d, FJ_ERR_NO_SUCH_FIELD, fj_value_offset(v),\n"
+           "                          \"expected one key naming the variant of %s\");\n", T);
+    out(c, "  if (e) return e;\n");
+    out(c, "  int f = %s_variant(k, n);\n", T);
+    out(c, "  if (f < 0 && memchr(k, '\\\\', n)) {\n");
+    out(c, "    if ((e = fj_decode_key(d, &key, &k, &n))) return e;\n");
+    out(c, "    f = %s_variant(k, n);\n  }\n", T);
+    out(c, "  if (f < 0) return fj_decode_unknown(d, &key);\n");
+    out(c, "  switch (f) {\n");
+    for (size_t i = 0; i < t->nvariants; i++) {
+      const variant *vr = &t->variants[i];
+      out(c, "  case %zu:\n    out->kind = %s_%s;\n", i, T, vr->cname);
+      out(c, "    %s\n", read_call(vr->t, "&val", fmt("out->as.%s", vr->cname), vr->pointer));
+      out(c, "    if (e) return fj_decode_path_key(d, %s, %zu, e);\n", c_string(vr->tag, vr->tag_len),
+          vr->tag_len);
+      out(c, "    break;\n");
+    }
+    out(c, "  }\n");
+    out(c, "  e = fj_decode_next_field(d, &o, &key, &k, &n, &val);\n");
+    out(c, "  if (e == FJ_OK)\n    return fj_decode_fail(d, FJ_ERR_TRAILING_CONTENT, fj_value_offset(&key),\n"
+           "                          \"a %s has one key only\");\n", T);
+    out(c, "  return e == FJ_END ? FJ_OK : e;\n}\n\n");
+  }
+}
+
+/* ---- writers ---------------------------------------------------------------------- */
+
+static char *write_call(const type *t, const char *src, bool pointer) {
+  switch (t->kind) {
+  case T_BOOL: return fmt("fj_writer_bool(w, %s)", src);
+  case T_INT32:
+  case T_INT64: return fmt("fj_writer_int64(w, %s)", src);
+  case T_UINT64: return fmt("fj_writer_uint64(w, %s)", src);
+  case T_DOUBLE: return fmt("fj_writer_double(w, %s)", src);
+  case T_STRING: return fmt("fj_writer_stringn(w, %s.data, %s.len)", src, src);
+  case T_CONST: return fmt("fj_writer_stringn(w, %s, %zu)", c_string(t->values[0], t->value_lens[0]), t->value_lens[0]);
+  case T_ENUM:
+  case T_ARRAY:
+  case T_MAP: return fmt("write_%s(w, %s)", t->name, src);
+  default: return fmt("fj_write_%s(w, %s%s)", t->name, pointer ? "" : "&", src);
+  }
+}
+
+static void emit_helper_writers(sbuf *c, const type *t) {
+  if (t->kind == T_ENUM) {
+    out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
+    out(c, "  switch (v) {\n");
+    for (size_t i = 0; i < t->nvalues; i++)
+      out(c, "  case %s: return fj_writer_stringn(w, %s, %zu);\n", t->cvalues[i],
+          c_string(t->values[i], t->value_lens[i]), t->value_lens[i]);
+    out(c, "  }\n  return FJ_ERR_INVALID_ARG; /* not a value of the enum */\n}\n\n");
+  } else if (t->kind == T_ARRAY) {
+    out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
+    out(c, "  fj_error e = fj_writer_begin_array(w);\n");
+    out(c, "  for (size_t i = 0; !e && i < v.count; i++)\n    e = %s;\n",
+        write_call(t->elem, "v.items[i]", false));
+    out(c, "  return e ? e : fj_writer_end_array(w);\n}\n\n");
+  } else if (t->kind == T_MAP) {
+    out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
+    out(c, "  fj_error e = fj_writer_begin_object(w);\n");
+    out(c, "  for (size_t i = 0; !e && i < v.count; i++) {\n");
+    out(c, "    e = fj_writer_keyn(w, v.keys[i].data, v.keys[i].len);\n");
+    out(c, "    if (!e) e = %s;\n  }\n", write_call(t->elem, "v.values[i]", false));
+    out(c, "  return e ? e : fj_writer_end_object(w);\n}\n\n");
+  }
+}
+
+static void emit_record_writer(sbuf *c, const type *t) {
+  out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "  fj_error e = fj_writer_begin_object(w);\n  if (e) return e;\n");
+  for (size_t i = 0; i < t->nfields; i++) {
+    const field *f = &t->fields[i];
+    char *src = fmt("in->%s", f->cname);
+    char *key = fmt("(e = fj_writer_keyn(w, %s, %zu))", c_string(f->name, f->name_len), f->name_len);
+    char *val = fmt("(e = %s)", write_call(f->t, src, f->pointer));
+    const char *present = has_flag(f) ? fmt("in->has_%s", f->cname) : f->pointer ? src : NULL;
+    if (!present) {
+      out(c, "  if (%s || %s) return e;\n", key, val);
+    } else if (f->required) { /* required and nullable: absent is written as null */
+      out(c, "  if (%s) return e;\n", key);
+      out(c, "  if (%s ? %s : (e = fj_writer_null(w))) return e;\n", present, val);
+    } else {
+      out(c, "  if (%s && (%s || %s)) return e;\n", present, key, val);
+    }
+  }
+  out(c, "  return fj_writer_end_object(w);\n}\n\n");
+}
+
+static void emit_union_writer(sbuf *c, const type *t) {
+  out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "  fj_error e = FJ_OK;\n");
+  if (t->shape == SHAPE_NESTED) out(c, "  if ((e = fj_writer_begin_object(w))) return e;\n");
+  out(c, "  switch (in->kind) {\n");
+  for (size_t i = 0; i < t->nvariants; i++) {
+    const variant *vr = &t->variants[i];
+    out(c, "  case %s_%s:\n", t->name, vr->cname);
+    char *src = fmt("in->as.%s", vr->cname);
+    if (t->shape == SHAPE_NESTED)
+      out(c, "    if (!(e = fj_writer_keyn(w, %s, %zu))) e = %s;\n", c_string(vr->tag, vr->tag_len),
+          vr->tag_len, write_call(vr->t, src, vr->pointer));
+    else
+      out(c, "    e = %s;\n", write_call(vr->t, src, vr->pointer));
+    out(c, "    break;\n");
+  }
+  out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n");
+  if (t->shape == SHAPE_NESTED) out(c, "  return e ? e : fj_writer_end_object(w);\n}\n\n");
+  else out(c, "  return e;\n}\n\n");
+}
+
+/* ---- equality --------------------------------------------------------------------- */
+
+static char *eq_expr(const type *t, const char *a, const char *b, bool pointer) {
+  switch (t->kind) {
+  case T_CONST: return xstrdup("true");
+  case T_STRING: g_need_str_equal = true; return fmt("str_equal(%s, %s)", a, b);
+  case T_ARRAY:
+  case T_MAP: return fmt("equal_%s(&%s, &%s)", t->name, a, b);
+  case T_RECORD:
+  case T_UNION:
+    if (pointer) return fmt("(%s == %s || (%s && %s && fj_equal_%s(%s, %s)))", a, b, a, b, t->name, a, b);
+    return fmt("fj_equal_%s(&%s, &%s)", t->name, a, b);
+  default: return fmt("%s == %s", a, b);
+  }
+}
+
+static void emit_container_equal(sbuf *c, const type *t) {
+  out(c, "static bool equal_%s(const %s *a, const %s *b) {\n", t->name, t->name, t->name);
+  out(c, "  if (a->count != b->count) return false;\n");
+  out(c, "  for (size_t i = 0; i < a->count; i++) {\n");
+  if (t->kind == T_MAP) g_need_str_equal = true;
+  if (t->kind == T_MAP) out(c, "    if (!str_equal(a->keys[i], b->keys[i])) return false;\n");
+  out(c, "    if (!(%s)) return false;\n  }\n  return true;\n}\n\n",
+      eq_expr(t->elem, t->kind == T_MAP ? "a->values[i]" : "a->items[i]",
+              t->kind == T_MAP ? "b->values[i]" : "b->items[i]", false));
+}
+
+static void emit_equal(sbuf *c, const type *t) {
+  out(c, "bool fj_equal_%s(const %s *a, const %s *b) {\n", t->name, t->name, t->name);
+  if (t->kind == T_RECORD) {
+    for (size_t i = 0; i < t->nfields; i++) {
+      const field *f = &t->fields[i];
+      if (f->t->kind == T_CONST) continue;
+      char *x = fmt("a->%s", f->cname), *y = fmt("b->%s", f->cname);
+      if (has_flag(f)) {
+        out(c, "  if (a->has_%s != b->has_%s) return false;\n", f->cname, f->cname);
+        out(c, "  if (a->has_%s && !(%s)) return false;\n", f->cname, eq_expr(f->t, x, y, f->pointer));
+      } else {
+        out(c, "  if (!(%s)) return false;\n", eq_expr(f->t, x, y, f->pointer));
+      }
+    }
+    out(c, "  (void)a;\n  (void)b;\n  return true;\n}\n\n");
+  } else {
+    out(c, "  if (a->kind != b->kind) return false;\n  switch (a->kind) {\n");
+    for (size_t i = 0; i < t->nvariants; i++) {
+      const variant *v = &t->variants[i];
+      out(c, "  case %s_%s: return %s;\n", t->name, v->cname,
+          eq_expr(v->t, fmt("a->as.%s", v->cname), fmt("b->as.%s", v->cname), v->pointer));
+    }
+    out(c, "  }\n  return false;\n}\n\n");
+  }
+}
+
+/* ---- the C file ------------------------------------------------------------------- */
+
+static void emit_source(sbuf *c, const char *header_name) {
+  sbuf body = {0};
+  /* pointer readers for recursive references */
+  bool need_ptr[1024] = {false};
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    for (size_t k = 0; t->kind == T_RECORD && k < t->nfields; k++)
+      if (t->fields[k].pointer) {
+        for (size_t j = 0; j < g_ntypes && j < 1024; j++)
+          if (g_types[j] == t->fields[k].t) need_ptr[j] = true;
+      }
+    for (size_t k = 0; t->kind == T_UNION && t->shape == SHAPE_NESTED && k < t->nvariants; k++)
+      if (t->variants[k].pointer) {
+        for (size_t j = 0; j < g_ntypes && j < 1024; j++)
+          if (g_types[j] == t->variants[k].t) need_ptr[j] = true;
+      }
+  }
+  for (size_t i = 0; i < g_ntypes && i < 1024; i++)
+    if (need_ptr[i]) {
+      const char *T = g_types[i]->name;
+      out(&body, "static fj_error read_%s_ptr(fj_decoder *d, const fj_value *v, %s **out) {\n", T, T);
+      out(&body, "  void *p;\n  fj_error e = fj_decode_alloc(d, v, sizeof(%s), &p);\n", T);
+      out(&body, "  if (e) return e;\n  *out = p;\n  return fj_read_%s_value(d, v, p);\n}\n\n", T);
+    }
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if (t->kind == T_ENUM) emit_enum_reader(&body, t);
+    if (t->kind == T_ARRAY || t->kind == T_MAP) emit_container_reader(&body, t);
+    if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) emit_helper_writers(&body, t);
+    if (t->kind == T_ARRAY || t->kind == T_MAP) emit_container_equal(&body, t);
+  }
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if (t->kind == T_RECORD && !t->wrapper) emit_record_reader(&body, t);
+  }
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if (!emitted(t)) continue;
+    if (t->kind == T_UNION) emit_union_reader(&body, t);
+    if (t->kind == T_RECORD) emit_record_writer(&body, t);
+    if (t->kind == T_UNION) emit_union_writer(&body, t);
+    emit_equal(&body, t);
+    {
+      out(&body, "static fj_error read_%s_root(fj_decoder *d, const fj_value *v, void *out) {\n",
+          t->name);
+      out(&body, "  return fj_read_%s_value(d, v, out);\n}\n\n", t->name);
+      out(&body,
+          "fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len, fj_arena *arena,\n"
+          "                    uint32_t flags, %s *out, fj_decode_error *err) {\n"
+          "  return fj_decode_document(parser, json, len, arena, flags, err, read_%s_root, out);\n"
+          "}\n\n",
+          t->name, t->name, t->name);
+    }
+  }
+  out(c, "/* Generated by fastjson-gen from %s. Do not edit. */\n", g_schema_path);
+  out(c, "#include \"%s\"\n\n#include <string.h>\n\n", header_name);
+  /* every reader may call every other (recursion): declare them first */
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) {
+      out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name, t->name);
+      out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
+    }
+    if (t->kind == T_ARRAY || t->kind == T_MAP)
+      out(c, "static bool equal_%s(const %s *a, const %s *b);\n", t->name, t->name, t->name);
+    if (i < 1024 && need_ptr[i])
+      out(c, "static fj_error read_%s_ptr(fj_decoder *d, const fj_value *v, %s **out);\n", t->name,
+          t->name);
+    if (t->kind == T_RECORD && !t->wrapper)
+      out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out);\n", t->name,
+          t->name);
+  }
+  out(c, "\n");
+  if (g_need_str_equal) {
+    out(c, "static bool str_equal(fj_str a, fj_str b) {\n");
+    out(c, "  return a.len == b.len && (!a.len || memcmp(a.data, b.data, a.len) == 0);\n}\n\n");
+  }
+  if (g_need_const) {
+    out(c, "/* A string that must equal a const of the schema. */\n");
+    out(c, "static fj_error read_const(fj_decoder *d, const fj_value *v, const char *want, size_t wn) {\n");
+    out(c, "  const char *s;\n  size_t n;\n  fj_error e = fj_decode_string_view(d, v, &s, &n);\n");
+    out(c, "  if (e) return e;\n  if (n == wn && memcmp(s, want, n) == 0) return FJ_OK;\n");
+    out(c, "  return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, fj_value_offset(v),\n");
+    out(c, "                        \"\\\"%%.*s\\\" is not the constant \\\"%%s\\\"\", (int)(n > 64 ? 64 : n), s, want);\n}\n\n");
+  }
+  out(c, "%s", body.s ? body.s : "");
+}
+
+/* ---- main ------------------------------------------------------------------------- */
+
+static void usage(void) {
+  fprintf(stderr, "usage: fastjson-gen SCHEMA.json OUT_BASE   (writes OUT_BASE.h and OUT_BASE.c)\n");
+  exit(2);
+}
+
+static char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "fastjson-gen: cannot open %s: %s\n", path, strerror(errno));
+    exit(3);
+  }
+  sbuf b = {0};
+  char chunk[65536];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (b.len + n > b.cap) {
+      b.cap = (b.len + n) * 2;
+      b.s = xrealloc(b.s, b.cap);
+    }
+    memcpy(b.s + b.len, chunk, n);
+    b.len += n;
+  }
+  fclose(f);
+  *len = b.len;
+  return b.s ? b.s : xstrdup("");
+}
+
+static void write_file(const char *path, const sbuf *b) {
+  /* always written: the build tool compares the output's time with the schema's */
+  FILE *f = fopen(path, "wb");
+  if (!f || fwrite(b->s, 1, b->len, f) != b->len || fclose(f)) {
+    fprintf(stderr, "fastjson-gen: cannot write %s\n", path);
+    exit(3);
+  }
+}
+
+static char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  s = s ? s + 1 : path;
+  const char *dot = strchr(s, '.');
+  return xstrndup(s, dot ? (size_t)(dot - s) : strlen(s));
+}
+
+static void parse_document(const char *schema_path) {
+  size_t len;
+  char *json = read_file(schema_path, &len);
+  fj_parser *p;
+  fj_value root;
+  fj_error e = fj_parser_new(&p, NULL);
+  if (!e) e = fj_parser_parse(p, json, len, &root);
+  if (!e) e = load(&root, &g_root);
+  if (e) {
+    fj_location loc;
+    fj_parser_last_error(p, &loc);
+    fprintf(stderr, "%s:%zu:%zu: %s (%s)\n", schema_path, loc.line, loc.column,
+            fj_error_message(e), fj_error_name(e));
+    exit(1);
+  }
+  fj_parser_free(p);
+  if (g_root->kind != J_OBJ) die("", "the schema must be an object");
+  jn *defs = member(g_root, "$defs");
+  if (defs) { /* placeholders first, so that definitions can refer to each other */
+    if (defs->kind != J_OBJ) die("/$defs", "\"$defs\" must be an object");
+    g_ndefs = defs->n;
+    g_def_names = defs->keys;
+    g_def_types = xmalloc(defs->n * sizeof *g_def_types);
+    for (size_t i = 0; i < defs->n; i++) {
+      g_def_types[i] = new_type(T_UNSET, child_ptr("/$defs", defs->keys[i]));
+      g_def_types[i]->name = unique_type_name(ident(defs->keys[i], defs->key_lens[i]));
+    }
+  }
+  bool root_is_type = member(g_root, "type") || member(g_root, "properties") ||
+                      member(g_root, "oneOf") || member(g_root, "$ref");
+  if (root_is_type) {
+    jn *title = member(g_root, "title");
+    g_root_type = new_type(T_UNSET, "");
+    g_root_type->name = unique_type_name(title && title->kind == J_STR
+                                             ? ident(title->s, title->slen)
+                                             : ident(base_name(schema_path), strlen(base_name(schema_path))));
+  }
+  for (size_t i = 0; i < g_ndefs; i++) {
+    bool nullable;
+    type *t = g_def_types[i];
+    type *r = parse_into(t, defs->kids[i], t->ptr, t->name, &nullable, false);
+    if (r != t) { /* a primitive, array or map: the definition is an alias */
+      if (r->kind == T_RECORD || r->kind == T_UNION || r->kind == T_ENUM)
+        die(t->ptr, "a definition that is only a $ref to another is not supported");
+      *t = *r;
+    }
+    if (nullable) die(t->ptr, "a nullable definition is not supported (make the property nullable)");
+  }
+  bool nullable;
+  if (root_is_type) parse_into(g_root_type, g_root, "", g_root_type->name, &nullable, true);
+  else check_keywords(g_root, "", true);
+  for (size_t i = 0; i < g_ntypes; i++)
+    if (g_types[i]->kind == T_UNION) resolve_union(g_types[i]);
+  if (g_root_type) layout(g_root_type); /* recursion then breaks at the references back to it */
+  for (size_t i = 0; i < g_ntypes; i++)
+    layout(g_types[i]);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3 || argv[1][0] == '-') usage();
+  g_schema_path = argv[1];
+  parse_document(argv[1]);
+  if (g_ntypes > 1024) die("", "more than 1024 types");
+  const char *base = argv[2];
+  const char *slash = strrchr(base, '/');
+  char *header_name = fmt("%s.h", slash ? slash + 1 : base);
+  char *guard = fmt("FJ_GEN_%s_H", ident(header_name, strlen(header_name) - 2));
+  for (char *g = guard; *g; g++)
+    *g = (char)toupper((unsigned char)*g);
+  sbuf h = {0}, c = {0};
+  emit_header(&h, guard);
+  emit_source(&c, header_name);
+  write_file(fmt("%s.h", base), &h);
+  write_file(fmt("%s.c", base), &c);
+  fj_arena_free(&g_mem);
+  return 0;
+}
