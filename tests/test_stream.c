@@ -157,7 +157,8 @@ static const struct {
     {"{\"x\":\"caf\xc3\xa9\",\"n\":[]}", FJ_OK, false},
     {"[\"bad utf8 \xff\"]", FJ_ERR_UTF8, false},
     {"[]", FJ_OK, false},
-    {"{\"long\":\"0123456789012345678901234567890123456789012345678901234567890123456789\"}", FJ_OK, false},
+    {"{\"long\":\"0123456789012345678901234567890123456789012345678901234567890123456789\"}", FJ_OK,
+     false},
     {"[1]]", FJ_ERR_TRAILING_CONTENT, true},
     {"-0.0", FJ_OK, false},
     {"{\"unicode\":\"\xe2\x82\xac\xf0\x9f\x98\x80\"}", FJ_OK, false},
@@ -168,8 +169,7 @@ static bool closed_only; /* join and assert_mixed leave out the `open` documents
 
 /* Joins `reps` rounds of the mixed documents with separators chosen from
  * `seps` in turn (each separator follows one document). */
-static char *join(const char *const *seps, size_t nseps, int reps, const char *tail,
-                  size_t *len) {
+static char *join(const char *const *seps, size_t nseps, int reps, const char *tail, size_t *len) {
   size_t cap = 1 << 16, n = 0, k = 0;
   char *out = malloc(cap);
   for (int r = 0; r < reps; r++)
@@ -338,8 +338,11 @@ static void json_seq(void **state) {
                     "\x1e\x1e\n"
                     "\x1e[1,\n 2]\n"
                     "\x1etrue\n"
-                    "\x1e" "123\x1e" "\"s\"\n"
-                    "\x1e" "456";
+                    "\x1e"
+                    "123\x1e"
+                    "\"s\"\n"
+                    "\x1e"
+                    "456";
   fj_stream_options o = {.format = FJ_STREAM_JSON_SEQ};
   for (size_t b = 1; b <= 64; b *= 2) {
     o.batch_size = b;
@@ -366,13 +369,24 @@ static void json_seq(void **state) {
 
 static void concatenated(void **state) {
   (void)state;
-  const char in[] = "1 2{\"a\":\"}\"}[3]\"x\"true\n null\n\n{\"b\":[1,,2]} ] [\"\\\"]\" ,4] {\"c\":";
+  const char in[] =
+      "1 2{\"a\":\"}\"}[3]\"x\"true\n null\n\n{\"b\":[1,,2]} ] [\"\\\"]\" ,4] {\"c\":";
   fj_stream_options o = {.format = FJ_STREAM_CONCATENATED, .flags = FJ_STREAM_VALIDATE};
   recs rs = collect_buffer(in, sizeof in - 1, &o);
-  const char *want[] = {"1",  "2",   "{\"a\":\"}\"}", "[3]",           "\"x\"",
-                        "true", "null", "{\"b\":[1,,2]}", "]", "[\"\\\"]\" ,4]", "{\"c\":"};
-  fj_error errs[] = {FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_OK, FJ_ERR_EXPECTED_VALUE,
-                     FJ_ERR_EXPECTED_VALUE, FJ_OK, FJ_ERR_TRUNCATED};
+  const char *want[] = {"1",      "2",    "{\"a\":\"}\"}",  "[3]", "\"x\"",
+                        "true",   "null", "{\"b\":[1,,2]}", "]",   "[\"\\\"]\" ,4]",
+                        "{\"c\":"};
+  fj_error errs[] = {FJ_OK,
+                     FJ_OK,
+                     FJ_OK,
+                     FJ_OK,
+                     FJ_OK,
+                     FJ_OK,
+                     FJ_OK,
+                     FJ_ERR_EXPECTED_VALUE,
+                     FJ_ERR_EXPECTED_VALUE,
+                     FJ_OK,
+                     FJ_ERR_TRUNCATED};
   assert_int_equal(rs.n, 11);
   for (size_t i = 0; i < rs.n; i++) {
     assert_string_equal(rs.r[i].text, want[i]);
@@ -411,11 +425,11 @@ static void chunked_ndjson(void **state) {
     const char *tail, *last;
     fj_error err;
   } tails[] = {
-      {"", NULL, FJ_OK},                                    /* ends with a newline */
+      {"", NULL, FJ_OK},                                       /* ends with a newline */
       {"{\"no\":\"newline\"}", "{\"no\":\"newline\"}", FJ_OK}, /* last line lacks it */
       {"{\"cut\":[1,2", "{\"cut\":[1,2", FJ_ERR_TRUNCATED},    /* truncated final document */
       {"[\"cut str", "[\"cut str", FJ_ERR_TRUNCATED},          /* ... inside a string */
-      {"\n\n\r\n", NULL, FJ_OK},                            /* trailing empty lines */
+      {"\n\n\r\n", NULL, FJ_OK},                               /* trailing empty lines */
   };
   for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
     size_t len;
@@ -478,7 +492,7 @@ static void oversized_documents(void **state) {
                            .max_document_size = 100};
     recs ref = collect_buffer(in, n, &o);
     assert_int_equal(ref.n, 3);
-    EXPECT(ref.r[1].err, FJ_ERR_CAPACITY);
+    EXPECT(ref.r[1].err, FJ_ERR_DOCUMENT_TOO_LARGE);
     assert_int_equal(ref.r[1].offset, 4);
     assert_int_equal(ref.r[1].error_offset, 4);
     assert_null(ref.r[1].text);
@@ -768,8 +782,8 @@ static fj_error gen_read(void *ctx, void *buf, size_t cap, size_t *got) {
     if (g->stage == 0) {
       out[n++] = '[';
       g->stage = 1;
-      g->elem_len = (size_t)sprintf(g->elem, "{\"i\":%llu,\"at\":\"x\"}",
-                                    (unsigned long long)g->emitted);
+      g->elem_len =
+          (size_t)sprintf(g->elem, "{\"i\":%llu,\"at\":\"x\"}", (unsigned long long)g->emitted);
       g->elem_pos = 0;
     } else if (g->stage == 1) {
       size_t k = g->elem_len - g->elem_pos;
@@ -793,8 +807,8 @@ static fj_error gen_read(void *ctx, void *buf, size_t cap, size_t *got) {
       n += k;
       if ((g->pad_left -= k) == 0) {
         g->stage = 1;
-        g->elem_len = (size_t)sprintf(g->elem, "{\"i\":%llu,\"at\":\"x\"}",
-                                      (unsigned long long)g->emitted);
+        g->elem_len =
+            (size_t)sprintf(g->elem, "{\"i\":%llu,\"at\":\"x\"}", (unsigned long long)g->emitted);
         g->elem_pos = 0;
       }
     }

@@ -248,8 +248,8 @@ typedef struct ndjson_run {
   uint64_t docs, bad, bytes;
   uint64_t *bad_lines; /* the first max_bad lines of bad documents */
   size_t max_bad;
-  bool report; /* print each bad line as it is found */
-  fj_error fatal;  /* a read error that ended the stream */
+  bool report;    /* print each bad line as it is found */
+  fj_error fatal; /* a read error that ended the stream */
   double seconds;
 } ndjson_run;
 

@@ -21,7 +21,7 @@
  * unconsumed tail of the input plus one chunk; a document that spans chunks
  * is moved to the front of that buffer. Memory stays within a small factor
  * of the chunk size plus the largest document, and a document longer than
- * fj_stream_options.max_document_size is an error (FJ_ERR_CAPACITY) naming
+ * fj_stream_options.max_document_size is an error (FJ_ERR_DOCUMENT_TOO_LARGE) naming
  * its offset, after which the stream skips it and goes on.
  *
  * Thread-safety: a stream and its documents belong to one thread at a time.
@@ -138,7 +138,7 @@ typedef struct fj_document {
   uint64_t line;
   /** The document's bytes, without surrounding whitespace or separators;
    *  valid until the next fj_stream_next() or fj_stream_free(). For an
-   *  oversized document (FJ_ERR_CAPACITY) or a read error: NULL, 0. */
+   *  oversized document (FJ_ERR_DOCUMENT_TOO_LARGE) or a read error: NULL, 0. */
   const char *data;
   size_t len;
   /** FJ_OK, or the error fj_stream_next() returned. */
@@ -201,7 +201,7 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          cut off by the end of the input, whose unclosed string is also
  *          reported as FJ_ERR_TRUNCATED); FJ_ERR_TRAILING_CONTENT (more after
  *          the root value closes, as in an NDJSON line `{} {}`);
- *          FJ_ERR_CAPACITY (longer than max_document_size). Errors after
+ *          FJ_ERR_DOCUMENT_TOO_LARGE (longer than max_document_size). Errors after
  *          which the stream ends: whatever the source's read returned
  *          (FJ_ERR_IO for fd and FILE sources), reported after every
  *          complete document read before it, at the offset of the first

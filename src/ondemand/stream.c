@@ -195,7 +195,7 @@ fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc) {
   doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
   doc->offset = s->base + a;
   s->skipping = true;
-  return fj__stream_doc_error(doc, FJ_ERR_CAPACITY, 0);
+  return fj__stream_doc_error(doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
 }
 
 /* Brackets must balance and close exactly at the last structural: the lazy
@@ -250,7 +250,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   if (b - a > s->max_doc) {
     doc->data = NULL;
     doc->len = 0;
-    return fj__stream_doc_error(doc, FJ_ERR_CAPACITY, 0);
+    return fj__stream_doc_error(doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
   }
   fj_parser *p = s->parser;
   fj_error err = parse_doc(s, a, b, &doc->root);
@@ -291,8 +291,8 @@ static fj_error scan_batch(fj_stream *s, uint8_t sep) {
     s->batch_indexed = false;
     if (len > s->max_doc && !memchr(s->data + s->pos, sep, len - 1))
       return FJ_OK; /* one oversized document: reported without scanning */
-    fj_error err = fj__parser_scan_batch(s->parser, s->data + s->pos, len, &s->batch_n,
-                                         &err_offset);
+    fj_error err =
+        fj__parser_scan_batch(s->parser, s->data + s->pos, len, &s->batch_n, &err_offset);
     if (err == FJ_ERR_NOMEM) return err;
     if (!err) {
       s->batch_indexed = true;

@@ -112,7 +112,7 @@ static int nav_key(fj_stream *s, fj_document *doc, fj_error *err) {
   size_t i = s->pos + 1;
   if (!fj__vscan_string(&v, s->data, &i, s->end)) {
     if (!fj__stream_ended(s)) {
-      if (s->end - s->pos > s->max_doc) return fatal(s, doc, err, FJ_ERR_CAPACITY);
+      if (s->end - s->pos > s->max_doc) return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
       return FJ__STEP_NEED_MORE;
     }
     return fatal(s, doc, err, FJ_ERR_TRUNCATED);
@@ -221,8 +221,8 @@ static int tail(fj_stream *s, fj_document *doc, fj_error *err) {
 
 /* Punctuation after a value: `,` goes on with `next`, `close` ends with
  * `closed` (or the error `closed_err` when nonzero). */
-static int after(fj_stream *s, fj_document *doc, fj_error *err, uint8_t close, int next,
-                 int closed, fj_error closed_err) {
+static int after(fj_stream *s, fj_document *doc, fj_error *err, uint8_t close, int next, int closed,
+                 fj_error closed_err) {
   int r = need_byte(s, doc, err, FJ_ERR_TRUNCATED);
   if (r != FJ__STEP_AGAIN) return r;
   uint8_t c = s->data[s->pos];

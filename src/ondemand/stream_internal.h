@@ -92,11 +92,11 @@ struct fj_stream {
   int fd;
   FILE *file;
 
-  uint64_t index;  /* of the next document */
-  uint64_t line;   /* line of data[pos] */
-  size_t scanned;  /* the search for a document end resumes here */
-  bool skipping;   /* discarding the rest of an oversized document */
-  bool finished;   /* FJ_END from now on */
+  uint64_t index; /* of the next document */
+  uint64_t line;  /* line of data[pos] */
+  size_t scanned; /* the search for a document end resumes here */
+  bool skipping;  /* discarding the rest of an oversized document */
+  bool finished;  /* FJ_END from now on */
   fj__vscan vs;
 
   /* the current stage-1 batch (NDJSON, JSON text sequences) */
