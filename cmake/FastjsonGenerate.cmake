@@ -13,7 +13,6 @@ if(FJ_BUILD_TOOLS AND NOT TARGET fastjson_gen)
   target_link_libraries(fastjson_gen PRIVATE fastjson_static)
   target_compile_options(fastjson_gen PRIVATE ${FJ_WARNINGS})
   include(GNUInstallDirs)
-  install(TARGETS fastjson_gen RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
 function(fastjson_generate)

@@ -8,6 +8,7 @@
 #define FASTJSON_VERSION_PATCH 0
 #define FASTJSON_VERSION_STRING "0.1.0"
 
+#include "fastjson/codec.h"
 #include "fastjson/error.h"
 #include "fastjson/file.h"
 #include "fastjson/kernel.h"

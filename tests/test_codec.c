@@ -89,7 +89,7 @@ static int teardown(void **state) {
 /* read → write → read: equal structs, identical bytes; the first output is
  * kept for the Python oracle (SCHEMA PAYLOAD OUTPUT). */
 #define DEFINE_ROUND_TRIP(T)                                                                       \
-  static void round_trip_##T(const char *schema, const char *payload_path, const char *json,      \
+  static void round_trip_##T(const char *schema, const char *payload_path, const char *json,       \
                              size_t len, const char *name) {                                       \
     fj_arena a1, a2;                                                                               \
     fj_arena_init(&a1, NULL);                                                                      \
@@ -303,7 +303,8 @@ static void test_policy_errors(void **state) {
   /* duplicates: an error by default, the last wins on request or per type */
   assert_string_equal(policy("{\"qty\": 1, \"qty\": 2}", 0, NULL, &a),
                       "/qty at byte 11: duplicate key \"qty\"");
-  assert_string_equal(policy("{\"qty\": 1, \"qty\": 2}", FJ_DECODE_DUPLICATES_LAST_WINS, &p, &a), "");
+  assert_string_equal(policy("{\"qty\": 1, \"qty\": 2}", FJ_DECODE_DUPLICATES_LAST_WINS, &p, &a),
+                      "");
   assert_int_equal(p.qty, 2);
   assert_string_equal(policy("{\"qty\": 1, \"lax\": {\"a\": 1, \"a\": 2}}", 0, &p, &a), "");
   assert_true(p.lax.has_a && p.lax.a == 2);
@@ -313,9 +314,8 @@ static void test_policy_errors(void **state) {
                       "/zzz at byte 11: unknown field \"zzz\"");
   assert_string_equal(policy("{\"qty\": 1, \"strict\": {\"a\": 1, \"b\": 2}}", 0, NULL, &a),
                       "/strict/b at byte 30: unknown field \"b\"");
-  assert_string_equal(policy("{\"qty\": 1, \"lax\": {\"b\": 2}}", FJ_DECODE_UNKNOWN_FIELDS_ERROR,
-                             NULL, &a),
-                      "");
+  assert_string_equal(
+      policy("{\"qty\": 1, \"lax\": {\"b\": 2}}", FJ_DECODE_UNKNOWN_FIELDS_ERROR, NULL, &a), "");
   /* JSON Pointer escapes in paths, maps and nested arrays */
   assert_string_equal(policy("{\"qty\": 1, \"sl/ash~\": true}", 0, NULL, &a),
                       "/sl~1ash~0 at byte 22: expected int32, got boolean");
@@ -324,8 +324,9 @@ static void test_policy_errors(void **state) {
   assert_string_equal(policy("{\"qty\": 1, \"matrix\": [[1], [2, 3e0]]}", 0, NULL, &a),
                       "/matrix/1/1 at byte 31: 3e0 is not an integer (int32)");
   /* syntax errors keep the parser's offset */
-  assert_string_equal(policy("{\"qty\": 1,", 0, NULL, &a),
-                      "(root) at byte 10: the document ends before its arrays or objects are closed");
+  assert_string_equal(
+      policy("{\"qty\": 1,", 0, NULL, &a),
+      "(root) at byte 10: the document ends before its arrays or objects are closed");
   assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1} {\"qty\": 2}]}", 0, NULL, &a),
                       "/items at byte 32: expected ',' or the end of the array or object");
   fj_arena_free(&a);
@@ -515,6 +516,136 @@ static void test_reused_parser(void **state) {
   fj_parser_free(p);
 }
 
+/* ---- descriptor tables -------------------------------------------------------------- */
+
+/* Tables for the generated Document structs: the run-time reader must decode
+ * the same values and report the same errors as the generated one. */
+static const char *const status_values[] = {"draft", "sent", "paid", "void"};
+static const fj_field_desc item_fields[] = {{.name = "sku",
+                                             .offset = offsetof(Document_items_item, sku),
+                                             .type = FJ_FIELD_STRING,
+                                             .flags = FJ_FIELD_REQUIRED,
+                                             .has_offset = FJ_NO_HAS_FLAG},
+                                            {.name = "qty",
+                                             .offset = offsetof(Document_items_item, qty),
+                                             .type = FJ_FIELD_INT32,
+                                             .flags = FJ_FIELD_REQUIRED,
+                                             .has_offset = FJ_NO_HAS_FLAG},
+                                            {.name = "price",
+                                             .offset = offsetof(Document_items_item, price),
+                                             .type = FJ_FIELD_DOUBLE,
+                                             .flags = FJ_FIELD_REQUIRED,
+                                             .has_offset = FJ_NO_HAS_FLAG}};
+static const fj_record_desc item_desc = {
+    "Document_items_item", sizeof(Document_items_item), item_fields, 3, -1, -1};
+static const fj_field_desc meta_fields[] = {{.name = "author",
+                                             .offset = offsetof(Document_meta, author),
+                                             .type = FJ_FIELD_STRING,
+                                             .flags = FJ_FIELD_REQUIRED,
+                                             .has_offset = FJ_NO_HAS_FLAG},
+                                            {.name = "created",
+                                             .offset = offsetof(Document_meta, created),
+                                             .type = FJ_FIELD_INT64,
+                                             .flags = FJ_FIELD_REQUIRED,
+                                             .has_offset = FJ_NO_HAS_FLAG},
+                                            {.name = "tags",
+                                             .offset = offsetof(Document_meta, tags),
+                                             .type = FJ_FIELD_ARRAY,
+                                             .flags = FJ_FIELD_REQUIRED,
+                                             .has_offset = FJ_NO_HAS_FLAG,
+                                             .elem = FJ_FIELD_STRING,
+                                             .elem_size = sizeof(fj_str)}};
+static const fj_record_desc meta_desc = {
+    "Document_meta", sizeof(Document_meta), meta_fields, 3, -1, -1};
+static const fj_field_desc document_fields[] = {{.name = "id",
+                                                 .offset = offsetof(Document, id),
+                                                 .type = FJ_FIELD_UINT64,
+                                                 .flags = FJ_FIELD_REQUIRED,
+                                                 .has_offset = FJ_NO_HAS_FLAG},
+                                                {.name = "status",
+                                                 .offset = offsetof(Document, status),
+                                                 .type = FJ_FIELD_ENUM,
+                                                 .flags = FJ_FIELD_REQUIRED,
+                                                 .has_offset = FJ_NO_HAS_FLAG,
+                                                 .enum_values = status_values,
+                                                 .enum_count = 4,
+                                                 .enum_name = "Document_status"},
+                                                {.name = "meta",
+                                                 .offset = offsetof(Document, meta),
+                                                 .type = FJ_FIELD_RECORD,
+                                                 .flags = FJ_FIELD_REQUIRED,
+                                                 .has_offset = FJ_NO_HAS_FLAG,
+                                                 .record = &meta_desc},
+                                                {.name = "items",
+                                                 .offset = offsetof(Document, items),
+                                                 .type = FJ_FIELD_ARRAY,
+                                                 .flags = FJ_FIELD_REQUIRED,
+                                                 .has_offset = FJ_NO_HAS_FLAG,
+                                                 .record = &item_desc,
+                                                 .elem = FJ_FIELD_RECORD,
+                                                 .elem_size = sizeof(Document_items_item)},
+                                                {.name = "note",
+                                                 .offset = offsetof(Document, note),
+                                                 .type = FJ_FIELD_STRING,
+                                                 .flags = FJ_FIELD_NULLABLE,
+                                                 .has_offset = offsetof(Document, has_note)}};
+static const fj_record_desc document_desc = {"Document", sizeof(Document), document_fields, 5, -1,
+                                             -1};
+_Static_assert(sizeof(Document_status) == sizeof(int), "descriptor enums are ints");
+
+static void test_descriptors_match_generated(void **state) {
+  (void)state;
+  size_t len;
+  char *json = payload("document", &len);
+  const char *docs[] = {
+      json,
+      "{\"id\": 1, \"status\": \"paid\", \"note\": \"n\", \"meta\": {\"tags\": [], "
+      "\"created\": -5, \"author\": \"\\u00e9\"}, \"items\": [], \"x\": [1]}",
+      "{\"id\": 1, \"status\": \"lost\"}",
+      "{\"id\": -1}",
+      "{\"id\": 1, \"id\": 2}",
+      "{\"id\": 1, \"status\": \"paid\", \"meta\": {\"tags\": [1]}}",
+      "{\"id\": 1, \"status\": \"paid\", \"meta\": []}",
+      "{\"id\": 1, \"status\": \"paid\", \"meta\": {\"author\": \"a\", \"created\": 1, "
+      "\"tags\": []}, \"items\": [{\"sku\": \"s\", \"qty\": 1, \"price\": 1}, {\"sku\": \"t\", "
+      "\"qty\": 4294967296, \"price\": 2}]}",
+      "{\"id\": 1, \"status\": \"paid\", \"meta\": {\"author\": \"a\", \"created\": 1, "
+      "\"tags\": []}, \"items\": [{\"sku\": \"s\", \"qty\": 1}]}",
+      "{\"id\": 1, \"status\": \"paid\", \"meta\": {\"author\": \"a\", \"created\": 1, "
+      "\"tags\": []}, \"items\": [], \"note\": 5}",
+      "{\"id\": 1,"};
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+    size_t n = i ? strlen(docs[i]) : len;
+    for (uint32_t flags = 0; flags < 4; flags++) {
+      fj_arena a1, a2;
+      fj_arena_init(&a1, NULL);
+      fj_arena_init(&a2, NULL);
+      Document x, y;
+      fj_decode_error e1, e2;
+      fj_error r1 = fj_read_Document(NULL, docs[i], n, &a1, flags, &x, &e1);
+      fj_error r2 = fj_desc_read(NULL, docs[i], n, &a2, flags, &document_desc, &y, &e2);
+      assert_string_equal(fj_error_name(r1), fj_error_name(r2));
+      assert_string_equal(e1.message, e2.message);
+      if (!r1) {
+        assert_true(fj_equal_Document(&x, &y));
+        fj_buffer b1 = {0}, b2 = {0};
+        WRITE(Document, &x, &b1);
+        fj_writer *w;
+        OK(fj_writer_new(&w, NULL, fj_sink_buffer(&b2)));
+        OK(fj_desc_write(w, &document_desc, &y));
+        OK(fj_writer_finish(w));
+        fj_writer_free(w);
+        assert_string_equal((char *)b1.data, (char *)b2.data);
+        fj_buffer_free(&b1);
+        fj_buffer_free(&b2);
+      }
+      fj_arena_free(&a1);
+      fj_arena_free(&a2);
+    }
+  }
+  free(json);
+}
+
 /* ---- the generator's schema errors ------------------------------------------------ */
 
 /* Runs fastjson-gen on `schema`; returns its exit status and its stderr in buf. */
@@ -583,6 +714,7 @@ int main(void) {
       cmocka_unit_test(test_arena),
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_generator_errors),
+      cmocka_unit_test(test_descriptors_match_generated),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -284,11 +284,11 @@ static type **g_def_types;
 static size_t g_ndefs;
 
 static const char *const c_keywords[] = {
-    "auto",     "break",    "case",     "char",   "const",    "continue", "default",  "do",
-    "double",   "else",     "enum",     "extern", "float",    "for",      "goto",     "if",
-    "inline",   "int",      "long",     "register", "restrict", "return", "short",    "signed",
-    "sizeof",   "static",   "struct",   "switch", "typedef",  "union",    "unsigned", "void",
-    "volatile", "while",    "bool",     "true",   "false",    "NULL",     "errno",    "assert"};
+    "auto",     "break",  "case",   "char",     "const",    "continue", "default",  "do",
+    "double",   "else",   "enum",   "extern",   "float",    "for",      "goto",     "if",
+    "inline",   "int",    "long",   "register", "restrict", "return",   "short",    "signed",
+    "sizeof",   "static", "struct", "switch",   "typedef",  "union",    "unsigned", "void",
+    "volatile", "while",  "bool",   "true",     "false",    "NULL",     "errno",    "assert"};
 
 /* A C identifier from arbitrary text: other bytes become '_'. */
 static char *ident(const char *s, size_t n) {
@@ -306,9 +306,9 @@ static char *ident(const char *s, size_t n) {
  * are only punctuation ("+", "<=") the characters' names. */
 static char *value_ident(const char *s, size_t n) {
   static const char *const names[][2] = {
-      {"+", "plus"}, {"-", "minus"}, {"*", "star"}, {"/", "slash"}, {"%", "percent"},
-      {"<", "lt"},   {">", "gt"},    {"=", "eq"},   {"!", "not"},   {"&", "and"},
-      {"|", "or"},   {"^", "xor"},   {"~", "tilde"}, {".", "dot"},  {"?", "question"}};
+      {"+", "plus"}, {"-", "minus"}, {"*", "star"},  {"/", "slash"}, {"%", "percent"},
+      {"<", "lt"},   {">", "gt"},    {"=", "eq"},    {"!", "not"},   {"&", "and"},
+      {"|", "or"},   {"^", "xor"},   {"~", "tilde"}, {".", "dot"},   {"?", "question"}};
   bool alnum = false;
   for (size_t i = 0; i < n; i++)
     alnum |= isalnum((unsigned char)s[i]) != 0;
@@ -357,9 +357,7 @@ static bool emitted(const type *t) {
   return (t->kind == T_RECORD && !t->wrapper) || t->kind == T_UNION;
 }
 
-static bool is_scalar(const type *t) {
-  return t->kind >= T_BOOL && t->kind <= T_ENUM;
-}
+static bool is_scalar(const type *t) { return t->kind >= T_BOOL && t->kind <= T_ENUM; }
 
 /* The part of a container's name that names its element. */
 static const char *elem_base(const type *t) {
@@ -390,20 +388,35 @@ static type *container_of(type *elem, tkind kind, const char *ptr) {
 
 static type *parse_schema(jn *s, const char *ptr, const char *name_hint, bool *nullable);
 
-static const char *const allowed_keywords[] = {
-    "type",        "properties", "required", "items",   "enum",    "const",
-    "$ref",        "$defs",      "oneOf",    "additionalProperties", "format",
-    "default",     "title",      "description", "$schema", "$id", "$comment", "examples",
-    "x-fastjson-unknown-fields", "x-fastjson-duplicates"};
+static const char *const allowed_keywords[] = {"type",
+                                               "properties",
+                                               "required",
+                                               "items",
+                                               "enum",
+                                               "const",
+                                               "$ref",
+                                               "$defs",
+                                               "oneOf",
+                                               "additionalProperties",
+                                               "format",
+                                               "default",
+                                               "title",
+                                               "description",
+                                               "$schema",
+                                               "$id",
+                                               "$comment",
+                                               "examples",
+                                               "x-fastjson-unknown-fields",
+                                               "x-fastjson-duplicates"};
 
 static void check_keywords(const jn *s, const char *ptr, bool root) {
   if (s->kind != J_OBJ) die(ptr, "a schema must be an object (boolean schemas are not supported)");
   for (size_t i = 0; i < s->n; i++) {
     bool ok = false;
     for (size_t k = 0; k < sizeof allowed_keywords / sizeof *allowed_keywords; k++)
-      ok |= strlen(allowed_keywords[k]) == s->key_lens[i] && !strcmp(allowed_keywords[k], s->keys[i]);
-    if (!ok)
-      die(child_ptr(ptr, s->keys[i]), "unsupported keyword \"%s\"", s->keys[i]);
+      ok |=
+          strlen(allowed_keywords[k]) == s->key_lens[i] && !strcmp(allowed_keywords[k], s->keys[i]);
+    if (!ok) die(child_ptr(ptr, s->keys[i]), "unsupported keyword \"%s\"", s->keys[i]);
     if (!root && !strcmp(s->keys[i], "$defs"))
       die(child_ptr(ptr, "$defs"), "$defs is supported at the root of the schema only");
   }
@@ -510,10 +523,12 @@ static void parse_record(type *t, jn *s, const char *ptr) {
   jn *addl = member(s, "additionalProperties");
   char *pp = child_ptr(ptr, "properties");
   if (props && props->kind != J_OBJ) die(pp, "\"properties\" must be an object");
-  if (addl && addl->kind == J_BOOL) t->unknown_error = addl->b ? POLICY_NO : POLICY_YES;
-  else if (addl) die(child_ptr(ptr, "additionalProperties"),
-                     "a schema for additional properties is supported without \"properties\" only "
-                     "(a string-keyed map)");
+  if (addl && addl->kind == J_BOOL)
+    t->unknown_error = addl->b ? POLICY_NO : POLICY_YES;
+  else if (addl)
+    die(child_ptr(ptr, "additionalProperties"),
+        "a schema for additional properties is supported without \"properties\" only "
+        "(a string-keyed map)");
   parse_policies(t, s, ptr);
   t->kind = T_RECORD;
   size_t n = props ? props->n : 0;
@@ -596,15 +611,16 @@ static type *parse_into(type *t, jn *s, const char *ptr, const char *name_hint, 
   jn *ref = member(s, "$ref"), *en = member(s, "enum"), *cn = member(s, "const");
   jn *fmt_kw = member(s, "format"), *title = member(s, "title");
   if (ref) {
-    if (member(s, "properties") || member(s, "items") || en || cn || member(s, "oneOf"))
-      die(ptr, "$ref next to other type keywords is not supported");
+    if (member(s, "properties") || member(s, "items") || en || cn || member(s, "oneOf") || fmt_kw ||
+        member(s, "additionalProperties") || (member(s, "type") && !*nullable))
+      die(ptr, "$ref next to other type keywords is not supported (only \"type\": [T, \"null\"])");
     return resolve_ref(ref, child_ptr(ptr, "$ref"));
   }
   if (!t) t = new_type(T_UNSET, ptr);
   t->schema = s;
   if (!t->name)
-    t->name = unique_type_name(title && title->kind == J_STR ? ident(title->s, title->slen)
-                                                              : name_hint);
+    t->name =
+        unique_type_name(title && title->kind == J_STR ? ident(title->s, title->slen) : name_hint);
   if (fmt_kw && (!tn || strcmp(tn, "integer")))
     die(child_ptr(ptr, "format"), "\"format\" is supported on integers only");
   if (member(s, "oneOf")) {
@@ -614,8 +630,10 @@ static type *parse_into(type *t, jn *s, const char *ptr, const char *name_hint, 
     if (tn && strcmp(tn, "string")) die(ptr, "only string enums and consts are supported");
     parse_enum(t, en ? en : cn, child_ptr(ptr, en ? "enum" : "const"), !en);
   } else if (!tn) {
-    if (member(s, "properties") || member(s, "additionalProperties")) tn = "object";
-    else die(ptr, "the schema has no \"type\" (an untyped value is not supported)");
+    if (member(s, "properties") || member(s, "additionalProperties"))
+      tn = "object";
+    else
+      die(ptr, "the schema has no \"type\" (an untyped value is not supported)");
   }
   if (t->kind == T_UNSET) {
     if (!strcmp(tn, "boolean")) {
@@ -628,8 +646,10 @@ static type *parse_into(type *t, jn *s, const char *ptr, const char *name_hint, 
       t->kind = T_INT64;
       if (fmt_kw) {
         if (fmt_kw->kind != J_STR) die(child_ptr(ptr, "format"), "must be a string");
-        if (!strcmp(fmt_kw->s, "int32")) t->kind = T_INT32;
-        else if (!strcmp(fmt_kw->s, "uint64")) t->kind = T_UINT64;
+        if (!strcmp(fmt_kw->s, "int32"))
+          t->kind = T_INT32;
+        else if (!strcmp(fmt_kw->s, "uint64"))
+          t->kind = T_UINT64;
         else if (strcmp(fmt_kw->s, "int64"))
           die(child_ptr(ptr, "format"), "unsupported format \"%s\"", fmt_kw->s);
       }
@@ -725,14 +745,18 @@ static void layout(type *t) {
   if (t->kind == T_RECORD) {
     for (size_t i = 0; i < t->nfields; i++) {
       type *c = t->fields[i].t;
-      if ((c->kind == T_RECORD || c->kind == T_UNION) && c->visit == 1) t->fields[i].pointer = true;
-      else layout(c);
+      if ((c->kind == T_RECORD || c->kind == T_UNION) && c->visit == 1)
+        t->fields[i].pointer = true;
+      else
+        layout(c);
     }
   } else {
     for (size_t i = 0; i < t->nvariants; i++) {
       type *c = t->variants[i].t;
-      if ((c->kind == T_RECORD || c->kind == T_UNION) && c->visit == 1) t->variants[i].pointer = true;
-      else layout(c);
+      if ((c->kind == T_RECORD || c->kind == T_UNION) && c->visit == 1)
+        t->variants[i].pointer = true;
+      else
+        layout(c);
     }
   }
   t->visit = 2;
@@ -748,9 +772,12 @@ static char *c_string(const char *s, size_t n) {
   out(&b, "\"");
   for (size_t i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
-    if (c == '"' || c == '\\') out(&b, "\\%c", c);
-    else if (c < 0x20 || c >= 0x7f || c == '?') out(&b, "\\%03o", c);
-    else out(&b, "%c", c);
+    if (c == '"' || c == '\\')
+      out(&b, "\\%c", c);
+    else if (c < 0x20 || c >= 0x7f || c == '?')
+      out(&b, "\\%03o", c);
+    else
+      out(&b, "%c", c);
   }
   out(&b, "\"");
   return b.s;
@@ -780,21 +807,25 @@ static void emit_struct(sbuf *h, type *t) {
   /* the types it holds by value come first */
   if (t->kind == T_RECORD) {
     for (size_t i = 0; i < t->nfields; i++)
-      if (!t->fields[i].pointer && (t->fields[i].t->kind == T_RECORD || t->fields[i].t->kind == T_UNION))
+      if (!t->fields[i].pointer &&
+          (t->fields[i].t->kind == T_RECORD || t->fields[i].t->kind == T_UNION))
         emit_struct(h, t->fields[i].t);
     out(h, "struct %s {\n", t->name);
     size_t members = 0;
     for (size_t i = 0; i < t->nfields; i++) {
       const field *f = &t->fields[i];
       if (f->t->kind == T_CONST) {
-        out(h, "  /* \"%s\" is always %s */\n", f->name, c_string(f->t->values[0], f->t->value_lens[0]));
+        out(h, "  /* \"%s\" is always %s */\n", f->name,
+            c_string(f->t->values[0], f->t->value_lens[0]));
         continue;
       }
       out(h, "  %s %s%s;\n", c_type(f->t), f->pointer ? "*" : "", f->cname);
       members++;
       if (has_flag(f))
         out(h, "  bool has_%s; /* %s */\n", f->cname,
-            f->nullable && f->required ? "false: null" : f->nullable ? "false: absent or null" : "false: absent");
+            f->nullable && f->required ? "false: null"
+            : f->nullable              ? "false: absent or null"
+                                       : "false: absent");
     }
     if (!members) out(h, "  char unused_; /* C needs a member */\n");
     out(h, "};\n\n");
@@ -813,8 +844,9 @@ static void emit_struct(sbuf *h, type *t) {
 
 static void emit_header(sbuf *h, const char *guard) {
   out(h, "/* Generated by fastjson-gen from %s. Do not edit. */\n", g_schema_path);
-  out(h, "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stddef.h>\n#include "
-         "<stdint.h>\n\n#include <fastjson/codec.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n",
+  out(h,
+      "#ifndef %s\n#define %s\n\n#include <stdbool.h>\n#include <stddef.h>\n#include "
+      "<stdint.h>\n\n#include <fastjson/codec.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n",
       guard, guard);
   for (size_t i = 0; i < g_ntypes; i++) { /* enums first: everything else may hold them */
     type *t = g_types[i];
@@ -858,7 +890,8 @@ static void emit_header(sbuf *h, const char *guard) {
     out(h,
         "/** Reads a %s from `len` bytes of JSON. Strings, arrays and children are allocated in\n"
         " *  `arena` (free them all with fj_arena_free()); `parser` may be NULL (a temporary one\n"
-        " *  is made). `flags` are FJ_DECODE_* bits. On an error *err (may be NULL) says where. */\n"
+        " *  is made). `flags` are FJ_DECODE_* bits. On an error *err (may be NULL) says where. "
+        "*/\n"
         "fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len, fj_arena *arena,\n"
         "                    uint32_t flags, %s *out, fj_decode_error *err);\n"
         "/** Reads a %s from the cursor's current value `v` (see fastjson/codec.h). */\n"
@@ -886,10 +919,14 @@ static void indent(sbuf *b, int n) { out(b, "%*s", n, ""); }
 
 static void emit_compare(sbuf *b, int ind, const keycase *k) {
   indent(b, ind);
-  if (k->raw_unsafe) out(b, "if (!raw && ");
-  else out(b, "if (");
-  if (k->n) out(b, "memcmp(k, %s, %zu) == 0) %s\n", c_string(k->s, k->n), k->n, k->action);
-  else out(b, "1) %s\n", k->action);
+  if (k->raw_unsafe)
+    out(b, "if (!raw && ");
+  else
+    out(b, "if (");
+  if (k->n)
+    out(b, "memcmp(k, %s, %zu) == 0) %s\n", c_string(k->s, k->n), k->n, k->action);
+  else
+    out(b, "1) %s\n", k->action);
 }
 
 /* switch on the length, then on the byte where the keys of that length
@@ -930,8 +967,10 @@ static void emit_dispatch(sbuf *b, const keycase *ks, size_t nk, int ind) {
         if (done[c]) continue;
         done[c] = true;
         indent(b, ind + 2);
-        if (isalnum(c) || (ispunct(c) && c != '\'' && c != '\\')) out(b, "case '%c':\n", c);
-        else out(b, "case %u:\n", c);
+        if (isalnum(c) || (ispunct(c) && c != '\'' && c != '\\'))
+          out(b, "case '%c':\n", c);
+        else
+          out(b, "case %u:\n", c);
         for (size_t h = g; h < ng; h++)
           if ((unsigned char)ks[group[h]].s[best] == c) emit_compare(b, ind + 4, &ks[group[h]]);
         indent(b, ind + 4);
@@ -975,23 +1014,27 @@ static char *read_call(const type *t, const char *val, const char *dst, bool poi
 }
 
 static void emit_enum_reader(sbuf *c, const type *t) {
-  out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name, t->name);
+  out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
+      t->name);
   out(c, "  const char *k;\n  size_t n;\n  fj_error e = fj_decode_string_view(d, v, &k, &n);\n");
   out(c, "  if (e) return e;\n");
   keycase *ks = xmalloc(t->nvalues * sizeof *ks);
   for (size_t i = 0; i < t->nvalues; i++)
-    ks[i] = (keycase){t->values[i], t->value_lens[i], fmt("{\n      *out = %s;\n      return FJ_OK;\n    }", t->cvalues[i]), false};
+    ks[i] = (keycase){t->values[i], t->value_lens[i],
+                      fmt("{\n      *out = %s;\n      return FJ_OK;\n    }", t->cvalues[i]), false};
   emit_dispatch(c, ks, t->nvalues, 2);
   out(c, "  return fj_decode_bad_enum(d, v, %s);\n}\n\n", c_string(t->name, strlen(t->name)));
 }
 
 static void emit_container_reader(sbuf *c, const type *t) {
   const char *et = c_type(t->elem);
-  out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name, t->name);
+  out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
+      t->name);
   if (t->kind == T_ARRAY) {
     out(c, "  fj_array a;\n  fj_error e = fj_decode_array(d, v, &a);\n  if (e) return e;\n");
     out(c, "  void *items;\n");
-    out(c, "  if ((e = fj_decode_array_alloc(d, &a, sizeof(%s), &items, &out->count))) return e;\n", et);
+    out(c, "  if ((e = fj_decode_array_alloc(d, &a, sizeof(%s), &items, &out->count))) return e;\n",
+        et);
     out(c, "  out->items = items;\n");
     out(c, "  fj_value elem;\n");
     out(c, "  for (size_t i = 0; (e = fj_array_next(&a, &elem)) == FJ_OK; i++) {\n");
@@ -1001,13 +1044,16 @@ static void emit_container_reader(sbuf *c, const type *t) {
   } else {
     out(c, "  fj_object o;\n  fj_error e = fj_decode_object(d, v, &o, \"object\");\n");
     out(c, "  if (e) return e;\n  void *values;\n");
-    out(c, "  if ((e = fj_decode_map_alloc(d, &o, sizeof(%s), &out->keys, &values, &out->count)))\n"
-           "    return e;\n", et);
+    out(c,
+        "  if ((e = fj_decode_map_alloc(d, &o, sizeof(%s), &out->keys, &values, &out->count)))\n"
+        "    return e;\n",
+        et);
     out(c, "  out->values = values;\n  fj_value key, val;\n");
     out(c, "  for (size_t i = 0; (e = fj_object_next(&o, &key, &val)) == FJ_OK; i++) {\n");
     out(c, "    if ((e = fj_decode_string(d, &key, &out->keys[i]))) return e;\n");
     out(c, "    %s\n", read_call(t->elem, "&val", "out->values[i]", false));
-    out(c, "    if (e) return fj_decode_path_key(d, out->keys[i].data, out->keys[i].len, e);\n  }\n");
+    out(c,
+        "    if (e) return fj_decode_path_key(d, out->keys[i].data, out->keys[i].len, e);\n  }\n");
     out(c, "  return e == FJ_END ? FJ_OK : fj_decode_cursor(d, e);\n}\n\n");
   }
 }
@@ -1050,8 +1096,10 @@ static void emit_record_reader(sbuf *c, const type *t) {
     ks[i] = (keycase){t->fields[i].name, t->fields[i].name_len, fmt("return %zu;", i), unsafe};
   }
   if (!any_unsafe) out(c, "  (void)raw;\n");
-  if (nf) emit_dispatch(c, ks, nf, 2);
-  else out(c, "  (void)k;\n  (void)n;\n");
+  if (nf)
+    emit_dispatch(c, ks, nf, 2);
+  else
+    out(c, "  (void)k;\n  (void)n;\n");
   out(c, "  return -1;\n}\n\n");
 
   /* names and lengths for the in-order fast path and messages */
@@ -1064,15 +1112,19 @@ static void emit_record_reader(sbuf *c, const type *t) {
     out(c, "static const size_t %s_lens[%zu] = {", T, nf);
     for (size_t i = 0; i < nf; i++)
       out(c, "%s%s", i ? ", " : "",
-          memchr(t->fields[i].name, '\\', t->fields[i].name_len) ? "SIZE_MAX"
-                                                                  : fmt("%zu", t->fields[i].name_len));
+          memchr(t->fields[i].name, '\\', t->fields[i].name_len)
+              ? "SIZE_MAX"
+              : fmt("%zu", t->fields[i].name_len));
     out(c, "};\n\n");
   }
 
   out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out) {\n", T, T);
   out(c, "  memset(out, 0, sizeof *out);\n");
-  out(c, "  const bool unknown_error = %s;\n", policy_expr(t->unknown_error, "FJ_DECODE_UNKNOWN_FIELDS_ERROR"));
-  if (nf) out(c, "  const bool last_wins = %s;\n", policy_expr(t->last_wins, "FJ_DECODE_DUPLICATES_LAST_WINS"));
+  out(c, "  const bool unknown_error = %s;\n",
+      policy_expr(t->unknown_error, "FJ_DECODE_UNKNOWN_FIELDS_ERROR"));
+  if (nf)
+    out(c, "  const bool last_wins = %s;\n",
+        policy_expr(t->last_wins, "FJ_DECODE_DUPLICATES_LAST_WINS"));
   if (nf) {
     out(c, "  uint64_t seen[%zu] = {0};\n", words);
     out(c, "  size_t want = 0; /* the field expected next in schema order */\n");
@@ -1081,7 +1133,8 @@ static void emit_record_reader(sbuf *c, const type *t) {
   out(c, "  while ((e = fj_decode_next_field(d, o, &key, &k, &n, &val)) == FJ_OK) {\n");
   if (nf) {
     out(c, "    int f;\n");
-    out(c, "    if (want < %zu && n == %s_lens[want] && memcmp(k, %s_names[want], n) == 0) {\n", nf, T, T);
+    out(c, "    if (want < %zu && n == %s_lens[want] && memcmp(k, %s_names[want], n) == 0) {\n", nf,
+        T, T);
     out(c, "      f = (int)want;\n");
     out(c, "    } else if ((f = %s_field(k, n, true)) < 0 && memchr(k, '\\\\', n)) {\n", T);
     out(c, "      if ((e = fj_decode_key(d, &key, &k, &n))) return e;\n");
@@ -1106,8 +1159,10 @@ static void emit_record_reader(sbuf *c, const type *t) {
       if (f->nullable) {
         out(c, "      if (fj_decode_is_null(&val)) {\n");
         out(c, "        e = fj_decode_null(d, &val);\n");
-        if (has_flag(f)) out(c, "        out->has_%s = false;\n", f->cname);
-        else if (f->pointer) out(c, "        %s = NULL;\n", dst);
+        if (has_flag(f))
+          out(c, "        out->has_%s = false;\n", f->cname);
+        else if (f->pointer)
+          out(c, "        %s = NULL;\n", dst);
         out(c, "        break;\n      }\n");
       }
       out(c, "      %s\n", read_call(f->t, "&val", dst, f->pointer));
@@ -1176,7 +1231,9 @@ static void emit_union_reader(sbuf *c, const type *t) {
       const variant *vr = &t->variants[i];
       out(c, "  case %zu:\n    out->kind = %s_%s;\n", i, T, vr->cname);
       if (vr->pointer) {
-        out(c, "    if ((e = fj_decode_alloc(d, v, sizeof *out->as.%s, (void **)&out->as.%s))) return e;\n",
+        out(c,
+            "    if ((e = fj_decode_alloc(d, v, sizeof *out->as.%s, (void **)&out->as.%s))) return "
+            "e;\n",
             vr->cname, vr->cname);
         out(c, "    return read_%s_fields(d, &o, out->as.%s);\n", vr->t->name, vr->cname);
       } else {
@@ -1186,8 +1243,11 @@ static void emit_union_reader(sbuf *c, const type *t) {
     out(c, "  }\n  return FJ_OK;\n}\n\n");
   } else {
     out(c, "  e = fj_decode_next_field(d, &o, &key, &k, &n, &val);\n");
-    out(c, "  if (e == FJ_END)\n    return fj_decode_fail(d, FJ_ERR_NO_SUCH_FIELD, fj_value_offset(v),\n"
-           "                          \"expected one key naming the variant of %s\");\n", T);
+    out(c,
+        "  if (e == FJ_END)\n    return fj_decode_fail(d, FJ_ERR_NO_SUCH_FIELD, "
+        "fj_value_offset(v),\n"
+        "                          \"expected one key naming the variant of %s\");\n",
+        T);
     out(c, "  if (e) return e;\n");
     out(c, "  int f = %s_variant(k, n);\n", T);
     out(c, "  if (f < 0 && memchr(k, '\\\\', n)) {\n");
@@ -1199,14 +1259,17 @@ static void emit_union_reader(sbuf *c, const type *t) {
       const variant *vr = &t->variants[i];
       out(c, "  case %zu:\n    out->kind = %s_%s;\n", i, T, vr->cname);
       out(c, "    %s\n", read_call(vr->t, "&val", fmt("out->as.%s", vr->cname), vr->pointer));
-      out(c, "    if (e) return fj_decode_path_key(d, %s, %zu, e);\n", c_string(vr->tag, vr->tag_len),
-          vr->tag_len);
+      out(c, "    if (e) return fj_decode_path_key(d, %s, %zu, e);\n",
+          c_string(vr->tag, vr->tag_len), vr->tag_len);
       out(c, "    break;\n");
     }
     out(c, "  }\n");
     out(c, "  e = fj_decode_next_field(d, &o, &key, &k, &n, &val);\n");
-    out(c, "  if (e == FJ_OK)\n    return fj_decode_fail(d, FJ_ERR_TRAILING_CONTENT, fj_value_offset(&key),\n"
-           "                          \"a %s has one key only\");\n", T);
+    out(c,
+        "  if (e == FJ_OK)\n    return fj_decode_fail(d, FJ_ERR_TRAILING_CONTENT, "
+        "fj_value_offset(&key),\n"
+        "                          \"a %s has one key only\");\n",
+        T);
     out(c, "  return e == FJ_END ? FJ_OK : e;\n}\n\n");
   }
 }
@@ -1221,7 +1284,9 @@ static char *write_call(const type *t, const char *src, bool pointer) {
   case T_UINT64: return fmt("fj_writer_uint64(w, %s)", src);
   case T_DOUBLE: return fmt("fj_writer_double(w, %s)", src);
   case T_STRING: return fmt("fj_writer_stringn(w, %s.data, %s.len)", src, src);
-  case T_CONST: return fmt("fj_writer_stringn(w, %s, %zu)", c_string(t->values[0], t->value_lens[0]), t->value_lens[0]);
+  case T_CONST:
+    return fmt("fj_writer_stringn(w, %s, %zu)", c_string(t->values[0], t->value_lens[0]),
+               t->value_lens[0]);
   case T_ENUM:
   case T_ARRAY:
   case T_MAP: return fmt("write_%s(w, %s)", t->name, src);
@@ -1259,7 +1324,8 @@ static void emit_record_writer(sbuf *c, const type *t) {
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
     char *src = fmt("in->%s", f->cname);
-    char *key = fmt("(e = fj_writer_keyn(w, %s, %zu))", c_string(f->name, f->name_len), f->name_len);
+    char *key =
+        fmt("(e = fj_writer_keyn(w, %s, %zu))", c_string(f->name, f->name_len), f->name_len);
     char *val = fmt("(e = %s)", write_call(f->t, src, f->pointer));
     const char *present = has_flag(f) ? fmt("in->has_%s", f->cname) : f->pointer ? src : NULL;
     if (!present) {
@@ -1291,8 +1357,10 @@ static void emit_union_writer(sbuf *c, const type *t) {
     out(c, "    break;\n");
   }
   out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n");
-  if (t->shape == SHAPE_NESTED) out(c, "  return e ? e : fj_writer_end_object(w);\n}\n\n");
-  else out(c, "  return e;\n}\n\n");
+  if (t->shape == SHAPE_NESTED)
+    out(c, "  return e ? e : fj_writer_end_object(w);\n}\n\n");
+  else
+    out(c, "  return e;\n}\n\n");
 }
 
 /* ---- equality --------------------------------------------------------------------- */
@@ -1305,7 +1373,8 @@ static char *eq_expr(const type *t, const char *a, const char *b, bool pointer) 
   case T_MAP: return fmt("equal_%s(&%s, &%s)", t->name, a, b);
   case T_RECORD:
   case T_UNION:
-    if (pointer) return fmt("(%s == %s || (%s && %s && fj_equal_%s(%s, %s)))", a, b, a, b, t->name, a, b);
+    if (pointer)
+      return fmt("(%s == %s || (%s && %s && fj_equal_%s(%s, %s)))", a, b, a, b, t->name, a, b);
     return fmt("fj_equal_%s(&%s, &%s)", t->name, a, b);
   default: return fmt("%s == %s", a, b);
   }
@@ -1331,7 +1400,8 @@ static void emit_equal(sbuf *c, const type *t) {
       char *x = fmt("a->%s", f->cname), *y = fmt("b->%s", f->cname);
       if (has_flag(f)) {
         out(c, "  if (a->has_%s != b->has_%s) return false;\n", f->cname, f->cname);
-        out(c, "  if (a->has_%s && !(%s)) return false;\n", f->cname, eq_expr(f->t, x, y, f->pointer));
+        out(c, "  if (a->has_%s && !(%s)) return false;\n", f->cname,
+            eq_expr(f->t, x, y, f->pointer));
       } else {
         out(c, "  if (!(%s)) return false;\n", eq_expr(f->t, x, y, f->pointer));
       }
@@ -1370,7 +1440,8 @@ static void emit_source(sbuf *c, const char *header_name) {
   for (size_t i = 0; i < g_ntypes && i < 1024; i++)
     if (need_ptr[i]) {
       const char *T = g_types[i]->name;
-      out(&body, "static fj_error read_%s_ptr(fj_decoder *d, const fj_value *v, %s **out) {\n", T, T);
+      out(&body, "static fj_error read_%s_ptr(fj_decoder *d, const fj_value *v, %s **out) {\n", T,
+          T);
       out(&body, "  void *p;\n  fj_error e = fj_decode_alloc(d, v, sizeof(%s), &p);\n", T);
       out(&body, "  if (e) return e;\n  *out = p;\n  return fj_read_%s_value(d, v, p);\n}\n\n", T);
     }
@@ -1410,7 +1481,8 @@ static void emit_source(sbuf *c, const char *header_name) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) {
-      out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name, t->name);
+      out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name,
+          t->name);
       out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
     }
     if (t->kind == T_ARRAY || t->kind == T_MAP)
@@ -1429,11 +1501,13 @@ static void emit_source(sbuf *c, const char *header_name) {
   }
   if (g_need_const) {
     out(c, "/* A string that must equal a const of the schema. */\n");
-    out(c, "static fj_error read_const(fj_decoder *d, const fj_value *v, const char *want, size_t wn) {\n");
+    out(c, "static fj_error read_const(fj_decoder *d, const fj_value *v, const char *want, size_t "
+           "wn) {\n");
     out(c, "  const char *s;\n  size_t n;\n  fj_error e = fj_decode_string_view(d, v, &s, &n);\n");
     out(c, "  if (e) return e;\n  if (n == wn && memcmp(s, want, n) == 0) return FJ_OK;\n");
     out(c, "  return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, fj_value_offset(v),\n");
-    out(c, "                        \"\\\"%%.*s\\\" is not the constant \\\"%%s\\\"\", (int)(n > 64 ? 64 : n), s, want);\n}\n\n");
+    out(c, "                        \"\\\"%%.*s\\\" is not the constant \\\"%%s\\\"\", (int)(n > "
+           "64 ? 64 : n), s, want);\n}\n\n");
   }
   out(c, "%s", body.s ? body.s : "");
 }
@@ -1441,7 +1515,8 @@ static void emit_source(sbuf *c, const char *header_name) {
 /* ---- main ------------------------------------------------------------------------- */
 
 static void usage(void) {
-  fprintf(stderr, "usage: fastjson-gen SCHEMA.json OUT_BASE   (writes OUT_BASE.h and OUT_BASE.c)\n");
+  fprintf(stderr,
+          "usage: fastjson-gen SCHEMA.json OUT_BASE   (writes OUT_BASE.h and OUT_BASE.c)\n");
   exit(2);
 }
 
@@ -1494,8 +1569,8 @@ static void parse_document(const char *schema_path) {
   if (e) {
     fj_location loc;
     fj_parser_last_error(p, &loc);
-    fprintf(stderr, "%s:%zu:%zu: %s (%s)\n", schema_path, loc.line, loc.column,
-            fj_error_message(e), fj_error_name(e));
+    fprintf(stderr, "%s:%zu:%zu: %s (%s)\n", schema_path, loc.line, loc.column, fj_error_message(e),
+            fj_error_name(e));
     exit(1);
   }
   fj_parser_free(p);
@@ -1516,9 +1591,10 @@ static void parse_document(const char *schema_path) {
   if (root_is_type) {
     jn *title = member(g_root, "title");
     g_root_type = new_type(T_UNSET, "");
-    g_root_type->name = unique_type_name(title && title->kind == J_STR
-                                             ? ident(title->s, title->slen)
-                                             : ident(base_name(schema_path), strlen(base_name(schema_path))));
+    g_root_type->name =
+        unique_type_name(title && title->kind == J_STR
+                             ? ident(title->s, title->slen)
+                             : ident(base_name(schema_path), strlen(base_name(schema_path))));
   }
   for (size_t i = 0; i < g_ndefs; i++) {
     bool nullable;
@@ -1529,11 +1605,14 @@ static void parse_document(const char *schema_path) {
         die(t->ptr, "a definition that is only a $ref to another is not supported");
       *t = *r;
     }
-    if (nullable) die(t->ptr, "a nullable definition is not supported (make the property nullable)");
+    if (nullable)
+      die(t->ptr, "a nullable definition is not supported (make the property nullable)");
   }
   bool nullable;
-  if (root_is_type) parse_into(g_root_type, g_root, "", g_root_type->name, &nullable, true);
-  else check_keywords(g_root, "", true);
+  if (root_is_type)
+    parse_into(g_root_type, g_root, "", g_root_type->name, &nullable, true);
+  else
+    check_keywords(g_root, "", true);
   for (size_t i = 0; i < g_ntypes; i++)
     if (g_types[i]->kind == T_UNION) resolve_union(g_types[i]);
   if (g_root_type) layout(g_root_type); /* recursion then breaks at the references back to it */

@@ -98,9 +98,9 @@ enum fj_decode_flags {
 
 /** What went wrong in a decode, and where. */
 typedef struct fj_decode_error {
-  fj_error code;                    /**< FJ_OK when there was no error */
-  size_t offset;                    /**< byte offset in the input */
-  char path[FJ_DECODE_PATH_MAX];    /**< JSON Pointer to the value; "" = root */
+  fj_error code;                     /**< FJ_OK when there was no error */
+  size_t offset;                     /**< byte offset in the input */
+  char path[FJ_DECODE_PATH_MAX];     /**< JSON Pointer to the value; "" = root */
   char detail[FJ_DECODE_DETAIL_MAX]; /**< e.g. "2147483648 is out of range for int32" */
   /** "<path> at byte <offset>: <detail>", the root's path shown as "(root)" */
   char message[FJ_DECODE_PATH_MAX + FJ_DECODE_DETAIL_MAX + 32];
@@ -225,6 +225,81 @@ FJ_API fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const ch
 FJ_API fj_error fj_decode_unknown(fj_decoder *d, const fj_value *key);
 /** A string that is not one of an enum's values (or not the const). */
 FJ_API fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char *type_name);
+
+/* ---- descriptor tables: the same codecs without generation ---------------- */
+
+/** What a described field holds. Arrays are laid out as generated ones:
+ *  `struct { T *items; size_t count; }`; strings are fj_str; enums are
+ *  stored as `int` (the size of a C enum on the supported compilers). */
+typedef enum fj_field_type {
+  FJ_FIELD_BOOL,       /**< bool */
+  FJ_FIELD_INT32,      /**< int32_t */
+  FJ_FIELD_INT64,      /**< int64_t */
+  FJ_FIELD_UINT64,     /**< uint64_t */
+  FJ_FIELD_DOUBLE,     /**< double */
+  FJ_FIELD_STRING,     /**< fj_str, copied into the arena */
+  FJ_FIELD_ENUM,       /**< int: index into enum_values */
+  FJ_FIELD_RECORD,     /**< a struct described by `record`, held by value */
+  FJ_FIELD_RECORD_PTR, /**< a pointer to one (recursive types); NULL when absent or null */
+  FJ_FIELD_ARRAY       /**< {items, count} of `elem` (not FJ_FIELD_ARRAY) */
+} fj_field_type;
+
+/** Field flags (bit set). */
+enum fj_field_flags {
+  FJ_FIELD_REQUIRED = 1u << 0, /**< missing is an error */
+  FJ_FIELD_NULLABLE = 1u << 1  /**< null is allowed: has-flag false / NULL */
+};
+
+struct fj_record_desc;
+
+/** One field of a described struct. */
+typedef struct fj_field_desc {
+  const char *name;   /**< the JSON key (UTF-8, NUL-terminated) */
+  size_t offset;      /**< offsetof() the member */
+  fj_field_type type; /**< what the member holds */
+  uint32_t flags;     /**< FJ_FIELD_* */
+  /** offsetof() a `bool` set when the field was present and not null, or
+   *  FJ_NO_HAS_FLAG. Unused for FJ_FIELD_RECORD_PTR (NULL says absent). */
+  size_t has_offset;
+  const struct fj_record_desc *record; /**< RECORD, RECORD_PTR, or an array of them */
+  fj_field_type elem;                  /**< ARRAY: the element type */
+  size_t elem_size;                    /**< ARRAY: sizeof an element */
+  const char *const *enum_values;      /**< ENUM (or an array of them): the strings */
+  size_t enum_count;
+  const char *enum_name; /**< ENUM: the type's name in messages (NULL: the field's) */
+} fj_field_desc;
+
+/** No has-flag member (fj_field_desc.has_offset). */
+#define FJ_NO_HAS_FLAG SIZE_MAX
+
+/** A described struct: at most 256 fields. */
+typedef struct fj_record_desc {
+  const char *name;            /**< for messages ("expected object (Name)") */
+  size_t size;                 /**< sizeof the struct */
+  const fj_field_desc *fields; /**< in the order they are written */
+  size_t nfields;
+  /** Per-type policies: -1 follows the decode flags, 0 no, 1 yes. */
+  int unknown_error, last_wins;
+} fj_record_desc;
+
+/** Reads a described struct from `len` bytes of JSON, with the semantics of
+ *  generated readers (policies, ranges, error messages with JSON Pointer and
+ *  byte offset); allocations go to `arena`; `parser` may be NULL.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG for a table with more than 256 fields;
+ *          the errors of generated readers, described in *err. */
+FJ_API fj_error fj_desc_read(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
+                             uint32_t flags, const fj_record_desc *desc, void *out,
+                             fj_decode_error *err);
+
+/** Reads a described struct from the cursor's current value. */
+FJ_API fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_record_desc *desc,
+                                   void *out);
+
+/** Writes a described struct as generated writers do: fields in table
+ *  order, absent optional ones omitted, absent required nullable ones null.
+ *  @return the writer's errors; FJ_ERR_INVALID_ARG for an enum value out of
+ *          range. */
+FJ_API fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in);
 
 #ifdef __cplusplus
 }

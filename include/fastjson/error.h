@@ -49,6 +49,7 @@ extern "C" {
   X(FJ_ERR_WRONG_TYPE, "the value is not of the requested type")                                   \
   X(FJ_ERR_NUMBER_RANGE, "the number is out of range for the requested type")                      \
   X(FJ_ERR_NOT_INTEGER, "the number has a fraction or exponent; it is not an integer")             \
+  X(FJ_ERR_DUPLICATE_KEY, "the object has the same key twice and duplicates are refused")          \
   X(FJ_ERR_NO_SUCH_FIELD, "the object has no field with that key")                                 \
   X(FJ_ERR_INDEX_RANGE, "the array has no element at that index")                                  \
   X(FJ_ERR_BAD_POINTER, "malformed JSON Pointer (RFC 6901)")                                       \

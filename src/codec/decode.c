@@ -320,8 +320,8 @@ fj_error fj_decode_missing(fj_decoder *d, const fj_object *o, const char *field)
 }
 
 fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const char *field) {
-  fj_error e = fj_decode_fail(d, FJ_ERR_INVALID_ARG, fj_value_offset(key), "duplicate key \"%s\"",
-                              field);
+  fj_error e =
+      fj_decode_fail(d, FJ_ERR_DUPLICATE_KEY, fj_value_offset(key), "duplicate key \"%s\"", field);
   return fj_decode_path_key(d, field, strlen(field), e);
 }
 

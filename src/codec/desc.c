@@ -1,0 +1,223 @@
+/* Descriptor tables: struct codecs without a generator. The reader walks the
+ * same cursor calls as generated code and reports through the same decode
+ * helpers, so policies and error messages are identical; what it gives up is
+ * speed (keys are looked up by a scan of the table after the in-order guess,
+ * and every field goes through a switch on its type). */
+#include <stdio.h>
+#include <string.h>
+
+#include "fastjson/codec.h"
+
+#define MAX_FIELDS 256
+
+static fj_error read_record(fj_decoder *d, fj_object *o, const fj_record_desc *desc, char *out);
+
+static bool *has_flag(const fj_field_desc *f, char *out) {
+  return f->has_offset == FJ_NO_HAS_FLAG ? NULL : (bool *)(out + f->has_offset);
+}
+
+static fj_error read_enum(fj_decoder *d, const fj_value *v, const fj_field_desc *f, int *out) {
+  const char *s;
+  size_t n;
+  fj_error e = fj_decode_string_view(d, v, &s, &n);
+  if (e) return e;
+  for (size_t i = 0; i < f->enum_count; i++)
+    if (strlen(f->enum_values[i]) == n && memcmp(f->enum_values[i], s, n) == 0) {
+      *out = (int)i;
+      return FJ_OK;
+    }
+  return fj_decode_bad_enum(d, v, f->enum_name ? f->enum_name : f->name);
+}
+
+static fj_error read_object_value(fj_decoder *d, const fj_value *v, const fj_record_desc *r,
+                                  char *out) {
+  char what[96];
+  fj_object o;
+  snprintf(what, sizeof what, "object (%s)", r->name ? r->name : "record");
+  fj_error e = fj_decode_object(d, v, &o, what);
+  return e ? e : read_record(d, &o, r, out);
+}
+
+/* One value of type `t` into `dst` (the element type for arrays). */
+static fj_error read_one(fj_decoder *d, const fj_value *v, const fj_field_desc *f, fj_field_type t,
+                         char *dst) {
+  switch (t) {
+  case FJ_FIELD_BOOL: return fj_decode_bool(d, v, (bool *)dst);
+  case FJ_FIELD_INT32: return fj_decode_int32(d, v, (int32_t *)dst);
+  case FJ_FIELD_INT64: return fj_decode_int64(d, v, (int64_t *)dst);
+  case FJ_FIELD_UINT64: return fj_decode_uint64(d, v, (uint64_t *)dst);
+  case FJ_FIELD_DOUBLE: return fj_decode_double(d, v, (double *)dst);
+  case FJ_FIELD_STRING: return fj_decode_string(d, v, (fj_str *)dst);
+  case FJ_FIELD_ENUM: return read_enum(d, v, f, (int *)dst);
+  case FJ_FIELD_RECORD: return read_object_value(d, v, f->record, dst);
+  case FJ_FIELD_RECORD_PTR: {
+    void *p;
+    fj_error e = fj_decode_alloc(d, v, f->record->size, &p);
+    if (e) return e;
+    *(void **)dst = p;
+    return read_object_value(d, v, f->record, p);
+  }
+  case FJ_FIELD_ARRAY: break;
+  }
+  return fj_decode_fail(d, FJ_ERR_INVALID_ARG, fj_value_offset(v), "bad descriptor for \"%s\"",
+                        f->name);
+}
+
+/* Arrays share the generated layout: {T *items; size_t count;}. */
+typedef struct any_array {
+  char *items;
+  size_t count;
+} any_array;
+
+static fj_error read_array(fj_decoder *d, const fj_value *v, const fj_field_desc *f,
+                           any_array *out) {
+  fj_array a;
+  fj_error e = fj_decode_array(d, v, &a);
+  if (e) return e;
+  void *items;
+  if ((e = fj_decode_array_alloc(d, &a, f->elem_size, &items, &out->count))) return e;
+  out->items = items;
+  fj_value elem;
+  for (size_t i = 0; (e = fj_array_next(&a, &elem)) == FJ_OK; i++) {
+    if ((e = read_one(d, &elem, f, f->elem, out->items + i * f->elem_size)))
+      return fj_decode_path_index(d, i, e);
+  }
+  return e == FJ_END ? FJ_OK : fj_decode_cursor(d, e);
+}
+
+static fj_error read_field(fj_decoder *d, const fj_value *v, const fj_field_desc *f, char *out) {
+  char *dst = out + f->offset;
+  bool *has = has_flag(f, out);
+  if ((f->flags & FJ_FIELD_NULLABLE) && fj_decode_is_null(v)) {
+    if (has) *has = false;
+    if (f->type == FJ_FIELD_RECORD_PTR) *(void **)dst = NULL;
+    return fj_decode_null(d, v);
+  }
+  fj_error e = f->type == FJ_FIELD_ARRAY ? read_array(d, v, f, (any_array *)dst)
+                                         : read_one(d, v, f, f->type, dst);
+  if (has) *has = e == FJ_OK;
+  return e;
+}
+
+/* The field whose key the raw bytes are: the next one in table order first. */
+static int find_field(const fj_record_desc *r, const char *k, size_t n, size_t want) {
+  if (want < r->nfields && strlen(r->fields[want].name) == n &&
+      memcmp(r->fields[want].name, k, n) == 0)
+    return (int)want;
+  for (size_t i = 0; i < r->nfields; i++)
+    if (strlen(r->fields[i].name) == n && memcmp(r->fields[i].name, k, n) == 0) return (int)i;
+  return -1;
+}
+
+static bool policy(int per_type, uint32_t flags, uint32_t bit) {
+  return per_type < 0 ? (flags & bit) != 0 : per_type > 0;
+}
+
+static fj_error read_record(fj_decoder *d, fj_object *o, const fj_record_desc *r, char *out) {
+  if (r->nfields > MAX_FIELDS)
+    return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "descriptor %s has more than 256 fields",
+                          r->name ? r->name : "");
+  memset(out, 0, r->size);
+  const bool unknown_error = policy(r->unknown_error, d->flags, FJ_DECODE_UNKNOWN_FIELDS_ERROR);
+  const bool last_wins = policy(r->last_wins, d->flags, FJ_DECODE_DUPLICATES_LAST_WINS);
+  uint64_t seen[MAX_FIELDS / 64] = {0};
+  size_t want = 0;
+  fj_value key, val;
+  const char *k;
+  size_t n;
+  fj_error e;
+  while ((e = fj_decode_next_field(d, o, &key, &k, &n, &val)) == FJ_OK) {
+    /* a raw key without a backslash is its own unescaped text */
+    int f = memchr(k, '\\', n) ? -1 : find_field(r, k, n, want);
+    if (f < 0 && memchr(k, '\\', n)) {
+      if ((e = fj_decode_key(d, &key, &k, &n))) return e;
+      f = find_field(r, k, n, want);
+    }
+    if (f < 0) {
+      if (unknown_error) return fj_decode_unknown(d, &key);
+      continue;
+    }
+    const fj_field_desc *fd = &r->fields[f];
+    if (seen[f >> 6] >> (f & 63) & 1) {
+      if (!last_wins) return fj_decode_duplicate(d, &key, fd->name);
+    }
+    seen[f >> 6] |= UINT64_C(1) << (f & 63);
+    want = (size_t)f + 1;
+    if ((e = read_field(d, &val, fd, out)))
+      return fj_decode_path_key(d, fd->name, strlen(fd->name), e);
+  }
+  if (e != FJ_END) return e;
+  for (size_t i = 0; i < r->nfields; i++)
+    if ((r->fields[i].flags & FJ_FIELD_REQUIRED) && !(seen[i >> 6] >> (i & 63) & 1))
+      return fj_decode_missing(d, o, r->fields[i].name);
+  return FJ_OK;
+}
+
+fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_record_desc *desc,
+                            void *out) {
+  return read_object_value(d, v, desc, out);
+}
+
+/* fj_decode_document() passes one pointer through: the table and the output. */
+typedef struct desc_target {
+  const fj_record_desc *desc;
+  void *out;
+} desc_target;
+
+static fj_error read_root(fj_decoder *d, const fj_value *v, void *target) {
+  desc_target *t = target;
+  return read_object_value(d, v, t->desc, t->out);
+}
+
+fj_error fj_desc_read(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
+                      uint32_t flags, const fj_record_desc *desc, void *out, fj_decode_error *err) {
+  desc_target t = {desc, out};
+  return fj_decode_document(parser, json, len, arena, flags, err, read_root, &t);
+}
+
+/* ---- writing ----------------------------------------------------------------- */
+
+static fj_error write_one(fj_writer *w, const fj_field_desc *f, fj_field_type t, const char *src) {
+  switch (t) {
+  case FJ_FIELD_BOOL: return fj_writer_bool(w, *(const bool *)src);
+  case FJ_FIELD_INT32: return fj_writer_int64(w, *(const int32_t *)src);
+  case FJ_FIELD_INT64: return fj_writer_int64(w, *(const int64_t *)src);
+  case FJ_FIELD_UINT64: return fj_writer_uint64(w, *(const uint64_t *)src);
+  case FJ_FIELD_DOUBLE: return fj_writer_double(w, *(const double *)src);
+  case FJ_FIELD_STRING: {
+    const fj_str *s = (const fj_str *)src;
+    return fj_writer_stringn(w, s->data, s->len);
+  }
+  case FJ_FIELD_ENUM: {
+    int i = *(const int *)src;
+    if (i < 0 || (size_t)i >= f->enum_count) return FJ_ERR_INVALID_ARG;
+    return fj_writer_string(w, f->enum_values[i]);
+  }
+  case FJ_FIELD_RECORD: return fj_desc_write(w, f->record, src);
+  case FJ_FIELD_RECORD_PTR: return fj_desc_write(w, f->record, *(const void *const *)src);
+  case FJ_FIELD_ARRAY: {
+    const any_array *a = (const any_array *)src;
+    fj_error e = fj_writer_begin_array(w);
+    for (size_t i = 0; !e && i < a->count; i++)
+      e = write_one(w, f, f->elem, a->items + i * f->elem_size);
+    return e ? e : fj_writer_end_array(w);
+  }
+  }
+  return FJ_ERR_INVALID_ARG;
+}
+
+fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in) {
+  const char *base = in;
+  fj_error e = fj_writer_begin_object(w);
+  for (size_t i = 0; !e && i < desc->nfields; i++) {
+    const fj_field_desc *f = &desc->fields[i];
+    const char *src = base + f->offset;
+    bool present = f->type == FJ_FIELD_RECORD_PTR    ? *(const void *const *)src != NULL
+                   : f->has_offset == FJ_NO_HAS_FLAG ? true
+                                                     : *(const bool *)(base + f->has_offset);
+    if (!present && !(f->flags & FJ_FIELD_REQUIRED)) continue;
+    if ((e = fj_writer_key(w, f->name))) break;
+    e = present ? write_one(w, f, f->type, src) : fj_writer_null(w);
+  }
+  return e ? e : fj_writer_end_object(w);
+}
