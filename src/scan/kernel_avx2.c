@@ -26,7 +26,7 @@ static inline fj_v fj_v_or(fj_v a, fj_v b) { return _mm256_or_si256(a, b); }
 static inline fj_v fj_v_xor(fj_v a, fj_v b) { return _mm256_xor_si256(a, b); }
 /* no 8-bit shift: shift 16-bit lanes and drop the bits from the neighbour */
 static inline fj_v fj_v_shr4(fj_v a) {
-  return _mm256_and_si256(_mm256_srli_epi16(a, 4), fj_v_splat(0x0F));
+  return _mm256_and_si256(_mm256_srli_epi16(a, 4), _mm256_set1_epi8(0x0F));
 }
 static inline fj_v fj_v_subs(fj_v a, fj_v b) { return _mm256_subs_epu8(a, b); }
 /* vpalignr works per 128-bit lane: first build [prev high lane, cur low lane] */

@@ -6,9 +6,8 @@
  *   void fj_k_load(fj_k_block *b, const uint8_t *p)        p has 64 bytes
  *   void fj_k_classify(const fj_k_block *b, fj__masks *m)  the byte classes
  *   uint64_t fj_k_escapable(const fj_k_block *b)   bytes allowed after a
- *                                  backslash: \\ / b f n r t u, and " or not
- *                                  as is cheaper (asked for only in blocks
- *                                  with escapes in strings)
+ *                                  backslash: " \\ / b f n r t u (asked for
+ *                                  only in blocks with escapes in strings)
  *   uint64_t fj_k_prefix_xor(uint64_t x)    bit i = xor of bits 0..i
  *   fj_k_utf8                       UTF-8 validation state across blocks
  *   void fj_k_utf8_init(fj_k_utf8 *u)
@@ -88,11 +87,11 @@ static inline uint64_t fj_k_escaped(uint64_t backslash, uint64_t *carry) {
   } while (0)
 static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
   int count = __builtin_popcountll(bits);
-  FJ_K_PUT(0); FJ_K_PUT(1); FJ_K_PUT(2); FJ_K_PUT(3);
-  FJ_K_PUT(4); FJ_K_PUT(5); FJ_K_PUT(6); FJ_K_PUT(7);
+  for (int i = 0; i < 8; i++)
+    FJ_K_PUT(i);
   if (count > 8) {
-    FJ_K_PUT(8); FJ_K_PUT(9); FJ_K_PUT(10); FJ_K_PUT(11);
-    FJ_K_PUT(12); FJ_K_PUT(13); FJ_K_PUT(14); FJ_K_PUT(15);
+    for (int i = 8; i < 16; i++)
+      FJ_K_PUT(i);
     for (int i = 16; i < count; i++)
       FJ_K_PUT(i);
   }
@@ -118,7 +117,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
   uint64_t body = in_string & ~quote;
   c->bad |= m.ctrl & body;
   /* most blocks of most documents have no escapes: classify those lazily */
-  if (escaped & body) c->bad |= escaped & body & ~(fj_k_escapable(blk) | m.quote);
+  if (escaped & body) c->bad |= escaped & body & ~fj_k_escapable(blk);
   /* tokens: bytes outside strings that are neither whitespace nor operators */
   uint64_t token = ~(m.ws | m.op | in_string | quote);
   uint64_t token_starts = token & ~((token << 1) | c->token);
