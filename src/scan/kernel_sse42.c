@@ -20,7 +20,7 @@ static inline fj_v fj_v_or(fj_v a, fj_v b) { return _mm_or_si128(a, b); }
 static inline fj_v fj_v_xor(fj_v a, fj_v b) { return _mm_xor_si128(a, b); }
 /* no 8-bit shift: shift 16-bit lanes and drop the bits from the neighbour */
 static inline fj_v fj_v_shr4(fj_v a) {
-  return _mm_and_si128(_mm_srli_epi16(a, 4), fj_v_splat(0x0F));
+  return _mm_and_si128(_mm_srli_epi16(a, 4), _mm_set1_epi8(0x0F));
 }
 static inline fj_v fj_v_subs(fj_v a, fj_v b) { return _mm_subs_epu8(a, b); }
 static inline fj_v fj_v_prev1(fj_v cur, fj_v prev) { return _mm_alignr_epi8(cur, prev, 15); }
