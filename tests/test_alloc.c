@@ -87,7 +87,8 @@ static fj_error run_all(counting *c, const unsigned char *doc, size_t len) {
     big[k++] = '[';
     for (int i = 0; i < 3; i++) {
       big[k++] = '"';
-      for (int j = 0; j < 50000; j++) big[k++] = '\\', big[k++] = 'n';
+      for (int j = 0; j < 50000; j++)
+        big[k++] = '\\', big[k++] = 'n';
       big[k++] = '"';
       big[k++] = i < 2 ? ',' : ']';
     }

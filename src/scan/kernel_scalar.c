@@ -17,6 +17,7 @@ enum { C_WS = 1, C_OP = 2, C_QUOTE = 4, C_BS = 8, C_CTRL = 16, C_ESC = 32 };
 
 /* Byte classes. Control bytes other than whitespace are listed one by one
  * so the table is a constant (no run-time initialisation to race on). */
+/* clang-format off */
 #define CTRL(c) [c] = C_CTRL
 static const uint8_t class_table[256] = {
     CTRL(0x00), CTRL(0x01), CTRL(0x02), CTRL(0x03), CTRL(0x04), CTRL(0x05), CTRL(0x06),
@@ -30,6 +31,7 @@ static const uint8_t class_table[256] = {
     ['f'] = C_ESC, ['n'] = C_ESC, ['r'] = C_ESC, ['t'] = C_ESC, ['u'] = C_ESC,
 };
 #undef CTRL
+/* clang-format on */
 
 static inline void fj_k_load(fj_k_block *blk, const uint8_t *p) { memcpy(blk->b, p, 64); }
 
@@ -52,7 +54,8 @@ static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
 
 static inline uint64_t fj_k_escapable(const fj_k_block *blk) {
   uint64_t esc = 0;
-  for (int i = 0; i < 64; i++) esc |= (uint64_t)((class_table[blk->b[i]] >> 5) & 1) << i;
+  for (int i = 0; i < 64; i++)
+    esc |= (uint64_t)((class_table[blk->b[i]] >> 5) & 1) << i;
   return esc;
 }
 
@@ -71,16 +74,16 @@ typedef struct fj_k_utf8 {
   bool bad;
 } fj_k_utf8;
 
-static inline void fj_k_utf8_init(fj_k_utf8 *u) {
-  memset(u, 0, sizeof *u);
-}
+static inline void fj_k_utf8_init(fj_k_utf8 *u) { memset(u, 0, sizeof *u); }
 
 static inline void fj_k_utf8_block(fj_k_utf8 *u, const fj_k_block *blk) {
   uint64_t w[8], any = 0;
   memcpy(w, blk->b, 64);
-  for (int i = 0; i < 8; i++) any |= w[i];
+  for (int i = 0; i < 8; i++)
+    any |= w[i];
   if (!(any & 0x8080808080808080ull) && !u->dfa.need) return; /* ASCII */
-  for (int i = 0; i < 64; i++) u->bad |= !fj__utf8_step(&u->dfa, blk->b[i]);
+  for (int i = 0; i < 64; i++)
+    u->bad |= !fj__utf8_step(&u->dfa, blk->b[i]);
 }
 
 static inline bool fj_k_utf8_valid(fj_k_utf8 *u) { return !u->bad && !u->dfa.need; }
