@@ -20,10 +20,13 @@
  * an object with exactly one property, required and no others (a nested
  * discriminator: {"circle": {...}}).
  *
- * The generated reader for a record walks the object's fields once: it tries
- * the next field in schema order first (the in-order fast path), else
- * dispatches on the key's length and one distinguishing byte, comparing raw
- * key bytes (no unescaping) and unescaping only a key that holds a backslash.
+ * The generated reader for a record walks the object's fields once. Key
+ * matching is table-driven (fj_decode_field in src/codec): the next field in
+ * schema order is tried first (the in-order fast path), else a hash table the
+ * generator lays out; raw key bytes are compared (no unescaping) and only a
+ * key that holds a backslash is unescaped. The generated code is then a
+ * switch on the field index that reads each value straight into its member:
+ * little code per type, so large schemas compile quickly.
  *
  * The schema is read with libfastjson's own cursor into a small tree. */
 #include <ctype.h>
@@ -1013,17 +1016,25 @@ static char *read_call(const type *t, const char *val, const char *dst, bool poi
   }
 }
 
+/* An enum's values as tables (names, lengths): its reader looks a string up
+ * in them at run time (fj_decode_enum), its writer indexes them. */
+static void emit_enum_tables(sbuf *c, const type *t) {
+  out(c, "static const char *const %s_values[%zu] = {", t->name, t->nvalues);
+  for (size_t i = 0; i < t->nvalues; i++)
+    out(c, "%s%s", i ? ", " : "", c_string(t->values[i], t->value_lens[i]));
+  out(c, "};\nstatic const uint32_t %s_value_lens[%zu] = {", t->name, t->nvalues);
+  for (size_t i = 0; i < t->nvalues; i++)
+    out(c, "%s%zu", i ? ", " : "", t->value_lens[i]);
+  out(c, "};\n\n");
+}
+
 static void emit_enum_reader(sbuf *c, const type *t) {
+  emit_enum_tables(c, t);
   out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
       t->name);
-  out(c, "  const char *k;\n  size_t n;\n  fj_error e = fj_decode_string_view(d, v, &k, &n);\n");
-  out(c, "  if (e) return e;\n");
-  keycase *ks = xmalloc(t->nvalues * sizeof *ks);
-  for (size_t i = 0; i < t->nvalues; i++)
-    ks[i] = (keycase){t->values[i], t->value_lens[i],
-                      fmt("{\n      *out = %s;\n      return FJ_OK;\n    }", t->cvalues[i]), false};
-  emit_dispatch(c, ks, t->nvalues, 2);
-  out(c, "  return fj_decode_bad_enum(d, v, %s);\n}\n\n", c_string(t->name, strlen(t->name)));
+  out(c, "  size_t i;\n  fj_error e = fj_decode_enum(d, v, %s_values, %s_value_lens, %zu, %s, &i);\n",
+      t->name, t->name, t->nvalues, c_string(t->name, strlen(t->name)));
+  out(c, "  if (!e) *out = (%s)i;\n  return e;\n}\n\n", t->name);
 }
 
 static void emit_container_reader(sbuf *c, const type *t) {
@@ -1032,15 +1043,17 @@ static void emit_container_reader(sbuf *c, const type *t) {
       t->name);
   if (t->kind == T_ARRAY) {
     out(c, "  fj_array a;\n  fj_error e = fj_decode_array(d, v, &a);\n  if (e) return e;\n");
-    out(c, "  void *items;\n");
-    out(c, "  if ((e = fj_decode_array_alloc(d, &a, sizeof(%s), &items, &out->count))) return e;\n",
+    /* elements are appended to a growing block: no counting pass over the array */
+    out(c, "  void *items = NULL, *p;\n  size_t cap = 0;\n  fj_value elem;\n");
+    out(c, "  out->items = NULL;\n  out->count = 0;\n");
+    out(c, "  while ((e = fj_decode_next(d, &a, &elem)) == FJ_OK) {\n");
+    out(c, "    if ((e = fj_decode_push(d, &a, sizeof(%s), &items, &out->count, &cap, &p))) "
+           "return e;\n",
         et);
-    out(c, "  out->items = items;\n");
-    out(c, "  fj_value elem;\n");
-    out(c, "  for (size_t i = 0; (e = fj_array_next(&a, &elem)) == FJ_OK; i++) {\n");
-    out(c, "    %s\n", read_call(t->elem, "&elem", "out->items[i]", false));
-    out(c, "    if (e) return fj_decode_path_index(d, i, e);\n  }\n");
-    out(c, "  return e == FJ_END ? FJ_OK : fj_decode_cursor(d, e);\n}\n\n");
+    out(c, "    out->items = items;\n");
+    out(c, "    %s\n", read_call(t->elem, "&elem", fmt("*(%s *)p", et), false));
+    out(c, "    if (e) return fj_decode_path_index(d, out->count - 1, e);\n  }\n");
+    out(c, "  return e == FJ_END ? FJ_OK : e;\n}\n\n");
   } else {
     out(c, "  fj_object o;\n  fj_error e = fj_decode_object(d, v, &o, \"object\");\n");
     out(c, "  if (e) return e;\n  void *values;\n");
@@ -1077,80 +1090,55 @@ static char *default_expr(const field *f) {
   }
 }
 
-static char *policy_expr(int policy, const char *flag) {
-  if (policy == POLICY_GLOBAL) return fmt("(d->flags & %s) != 0", flag);
-  return xstrdup(policy == POLICY_YES ? "true" : "false");
-}
-
 static void emit_record_reader(sbuf *c, const type *t) {
-  size_t nf = t->nfields, words = nf ? (nf + 63) / 64 : 1;
+  size_t nf = t->nfields, words = nf ? (nf + 63) / 64 : 1, cells = nf ? nf : 1;
   const char *T = t->name;
-  /* key → field index */
-  out(c, "/* Field index of a key of %s (raw bytes when `raw`), or -1. */\n", T);
-  out(c, "static int %s_field(const char *k, size_t n, bool raw) {\n", T);
-  keycase *ks = xmalloc((nf ? nf : 1) * sizeof *ks);
-  bool any_unsafe = false;
+  if (nf > 65534) die(t->ptr, "more than 65534 properties");
+  /* the key table (fastjson/codec.h: fj_decode_record): names, lengths, a
+   * hash table of field indexes, the required fields */
+  size_t size = 1;
+  while (size < 2 * nf)
+    size *= 2;
+  uint16_t *slots = xmalloc(size * sizeof *slots);
   for (size_t i = 0; i < nf; i++) {
-    bool unsafe = memchr(t->fields[i].name, '\\', t->fields[i].name_len) != NULL;
-    any_unsafe |= unsafe;
-    ks[i] = (keycase){t->fields[i].name, t->fields[i].name_len, fmt("return %zu;", i), unsafe};
+    size_t h = fj_decode_key_hash(t->fields[i].name, t->fields[i].name_len) & (size - 1);
+    while (slots[h])
+      h = (h + 1) & (size - 1);
+    slots[h] = (uint16_t)(i + 1);
   }
-  if (!any_unsafe) out(c, "  (void)raw;\n");
-  if (nf)
-    emit_dispatch(c, ks, nf, 2);
-  else
-    out(c, "  (void)k;\n  (void)n;\n");
-  out(c, "  return -1;\n}\n\n");
-
-  /* names and lengths for the in-order fast path and messages */
-  if (nf) {
-    out(c, "static const char *const %s_names[%zu] = {", T, nf);
-    for (size_t i = 0; i < nf; i++)
-      out(c, "%s%s", i ? ", " : "", c_string(t->fields[i].name, t->fields[i].name_len));
-    out(c, "};\n");
-    out(c, "/* SIZE_MAX: never compared raw (the name holds a backslash) */\n");
-    out(c, "static const size_t %s_lens[%zu] = {", T, nf);
-    for (size_t i = 0; i < nf; i++)
-      out(c, "%s%s", i ? ", " : "",
-          memchr(t->fields[i].name, '\\', t->fields[i].name_len)
-              ? "SIZE_MAX"
-              : fmt("%zu", t->fields[i].name_len));
-    out(c, "};\n\n");
+  out(c, "static const char *const %s_names[%zu] = {", T, cells);
+  for (size_t i = 0; i < nf; i++)
+    out(c, "%s%s", i ? ", " : "", c_string(t->fields[i].name, t->fields[i].name_len));
+  out(c, "%s};\n", nf ? "" : "NULL");
+  out(c, "static const uint32_t %s_lens[%zu] = {", T, cells);
+  for (size_t i = 0; i < nf; i++)
+    out(c, "%s%s%zu", i ? ", " : "",
+        memchr(t->fields[i].name, '\\', t->fields[i].name_len) ? "0x80000000u | " : "",
+        t->fields[i].name_len);
+  out(c, "%s};\n", nf ? "" : "0");
+  out(c, "static const uint16_t %s_slots[%zu] = {", T, size);
+  for (size_t i = 0; i < size; i++)
+    out(c, "%s%u", i ? ", " : "", (unsigned)slots[i]);
+  out(c, "};\n");
+  out(c, "static const uint64_t %s_required[%zu] = {", T, words);
+  for (size_t w = 0; w < words; w++) {
+    uint64_t mask = 0;
+    for (size_t i = w * 64; i < nf && i < w * 64 + 64; i++)
+      if (t->fields[i].required) mask |= UINT64_C(1) << (i % 64);
+    out(c, "%sUINT64_C(0x%llx)", w ? ", " : "", (unsigned long long)mask);
   }
+  out(c, "};\n");
+  out(c, "static const fj_decode_record %s_record = {%s_names, %s_lens, %s_slots, %zu, %zu,\n", T,
+      T, T, T, nf, size - 1);
+  out(c, "                                           %s_required, %d, %d};\n\n", T,
+      t->unknown_error, t->last_wins);
 
   out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out) {\n", T, T);
-  out(c, "  memset(out, 0, sizeof *out);\n");
-  out(c, "  const bool unknown_error = %s;\n",
-      policy_expr(t->unknown_error, "FJ_DECODE_UNKNOWN_FIELDS_ERROR"));
-  if (nf)
-    out(c, "  const bool last_wins = %s;\n",
-        policy_expr(t->last_wins, "FJ_DECODE_DUPLICATES_LAST_WINS"));
+  out(c, "  uint64_t seen[%zu];\n  fj_decode_fields it;\n  fj_value val;\n  fj_error e;\n", words);
+  out(c, "  int f;\n  memset(out, 0, sizeof *out);\n");
+  out(c, "  fj_decode_fields_init(d, o, &%s_record, seen, &it);\n", T);
+  out(c, "  while ((e = fj_decode_field(d, &it, &val, &f)) == FJ_OK) {\n");
   if (nf) {
-    out(c, "  uint64_t seen[%zu] = {0};\n", words);
-    out(c, "  size_t want = 0; /* the field expected next in schema order */\n");
-  }
-  out(c, "  fj_value key, val;\n  const char *k;\n  size_t n;\n  fj_error e;\n");
-  out(c, "  while ((e = fj_decode_next_field(d, o, &key, &k, &n, &val)) == FJ_OK) {\n");
-  if (nf) {
-    out(c, "    int f;\n");
-    out(c, "    if (want < %zu && n == %s_lens[want] && memcmp(k, %s_names[want], n) == 0) {\n", nf,
-        T, T);
-    out(c, "      f = (int)want;\n");
-    out(c, "    } else if ((f = %s_field(k, n, true)) < 0 && memchr(k, '\\\\', n)) {\n", T);
-    out(c, "      if ((e = fj_decode_key(d, &key, &k, &n))) return e;\n");
-    out(c, "      f = %s_field(k, n, false);\n    }\n", T);
-    out(c, "    if (f < 0) {\n");
-  } else {
-    out(c, "    {\n");
-  }
-  out(c, "      if (unknown_error) return fj_decode_unknown(d, &key);\n");
-  out(c, "      continue; /* the next field passes over its value */\n    }\n");
-  if (nf) {
-    out(c, "    if (seen[f >> 6] >> (f & 63) & 1) {\n");
-    out(c, "      if (!last_wins) return fj_decode_duplicate(d, &key, %s_names[f]);\n", T);
-    out(c, "    }\n");
-    out(c, "    seen[f >> 6] |= UINT64_C(1) << (f & 63);\n");
-    out(c, "    want = (size_t)f + 1;\n");
     out(c, "    switch (f) {\n");
     for (size_t i = 0; i < nf; i++) {
       const field *f = &t->fields[i];
@@ -1170,29 +1158,14 @@ static void emit_record_reader(sbuf *c, const type *t) {
       out(c, "      break;\n");
     }
     out(c, "    }\n");
-    out(c, "    if (e) return fj_decode_path_key(d, %s_names[f], strlen(%s_names[f]), e);\n", T, T);
+    out(c, "    if (e) return fj_decode_field_error(d, &it, f, e);\n");
   }
   out(c, "  }\n  if (e != FJ_END) return e;\n");
-  /* missing required fields (one mask test per 64 fields on the good path), then defaults */
-  for (size_t w = 0; w < words && nf; w++) {
-    uint64_t mask = 0;
-    for (size_t i = w * 64; i < nf && i < w * 64 + 64; i++)
-      if (t->fields[i].required) mask |= UINT64_C(1) << (i % 64);
-    if (!mask) continue;
-    out(c, "  if ((seen[%zu] & UINT64_C(0x%llx)) != UINT64_C(0x%llx)) {\n", w,
-        (unsigned long long)mask, (unsigned long long)mask);
-    for (size_t i = w * 64; i < nf && i < w * 64 + 64; i++)
-      if (t->fields[i].required)
-        out(c, "    if (!(seen[%zu] >> %zu & 1)) return fj_decode_missing(d, o, %s);\n", w, i % 64,
-            c_string(t->fields[i].name, t->fields[i].name_len));
-    out(c, "  }\n");
-  }
   for (size_t i = 0; i < nf; i++) {
     const field *f = &t->fields[i];
-    if (f->required) continue;
-    if (f->def)
-      out(c, "  if (!(seen[%zu] >> %zu & 1)) {\n    out->%s = %s;\n    out->has_%s = true;\n  }\n",
-          i / 64, i % 64, f->cname, default_expr(f), f->cname);
+    if (!f->required && f->def)
+      out(c, "  if (!fj_decode_field_seen(&it, %zu)) {\n    out->%s = %s;\n    out->has_%s = true;\n  }\n",
+          i, f->cname, default_expr(f), f->cname);
   }
   out(c, "  return FJ_OK;\n}\n\n");
 
@@ -1297,11 +1270,10 @@ static char *write_call(const type *t, const char *src, bool pointer) {
 static void emit_helper_writers(sbuf *c, const type *t) {
   if (t->kind == T_ENUM) {
     out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
-    out(c, "  switch (v) {\n");
-    for (size_t i = 0; i < t->nvalues; i++)
-      out(c, "  case %s: return fj_writer_stringn(w, %s, %zu);\n", t->cvalues[i],
-          c_string(t->values[i], t->value_lens[i]), t->value_lens[i]);
-    out(c, "  }\n  return FJ_ERR_INVALID_ARG; /* not a value of the enum */\n}\n\n");
+    out(c, "  if ((unsigned)v >= %zuu) return FJ_ERR_INVALID_ARG; /* not a value of the enum */\n",
+        t->nvalues);
+    out(c, "  return fj_writer_stringn(w, %s_values[v], %s_value_lens[v]);\n}\n\n", t->name,
+        t->name);
   } else if (t->kind == T_ARRAY) {
     out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
     out(c, "  fj_error e = fj_writer_begin_array(w);\n");

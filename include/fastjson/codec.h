@@ -217,6 +217,14 @@ FJ_API fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_siz
 /** Zeroed arena memory for one recursive child. */
 FJ_API fj_error fj_decode_alloc(fj_decoder *d, const fj_value *v, size_t size, void **out);
 
+/** A string that must be one of an enum's `n` values (`values[i]`, of
+ *  `lens[i]` bytes): *index receives its position.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE for another string ("\"x\" is not a
+ *          value of <type_name>") or another type, described. */
+FJ_API fj_error fj_decode_enum(fj_decoder *d, const fj_value *v, const char *const *values,
+                               const uint32_t *lens, size_t n, const char *type_name,
+                               size_t *index);
+
 /** Policy errors with their standard messages. `key` is the offending key's
  *  value (its offset is reported) or the object's start for a missing
  *  field. */
@@ -225,6 +233,78 @@ FJ_API fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const ch
 FJ_API fj_error fj_decode_unknown(fj_decoder *d, const fj_value *key);
 /** A string that is not one of an enum's values (or not the const). */
 FJ_API fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char *type_name);
+
+/* ---- records: table-driven key dispatch (what generated readers call) ------ */
+
+/** The hash of a key's bytes that fj_decode_record.slots is built with (the
+ *  generator computes the table with this same function). */
+static inline uint32_t fj_decode_key_hash(const char *k, size_t n) {
+  uint32_t h = (uint32_t)n * 0x9E3779B1u;
+  if (n)
+    h ^= (uint32_t)(unsigned char)k[0] * 0x85EBCA6Bu ^
+         (uint32_t)(unsigned char)k[n - 1] * 0xC2B2AE35u ^
+         (uint32_t)(unsigned char)k[n / 2] * 0x27D4EB2Fu;
+  return h ^ (h >> 15);
+}
+
+/** The keys of a record type, as generated readers describe them. */
+typedef struct fj_decode_record {
+  const char *const *names; /**< the JSON keys (unescaped), in schema order */
+  /** their lengths in bytes; UINT32_MAX for a name holding a backslash
+   *  (never compared with a raw key, only with an unescaped one) */
+  const uint32_t *lens;
+  /** open-addressing hash table of mask + 1 entries: field index + 1 at
+   *  fj_decode_key_hash(name) & mask or the next free entry; 0 is empty */
+  const uint16_t *slots;
+  uint32_t nfields, mask;
+  const uint64_t *required; /**< bit i of word i / 64: field i is required */
+  /** Per-type policies: -1 follows the decode flags, 0 no, 1 yes. */
+  int unknown_error, last_wins;
+} fj_decode_record;
+
+/** The iteration of one object's fields against a record (private fields). */
+typedef struct fj_decode_fields {
+  fj_object o;
+  const fj_decode_record *r;
+  uint64_t *seen; /* (nfields + 63) / 64 words, one bit per field read */
+  uint32_t want;  /* the field expected next in schema order */
+  bool unknown_error, last_wins;
+} fj_decode_fields;
+
+/** Starts matching the fields of the entered object `o` (copied) against
+ *  `r`; `seen` has room for (r->nfields + 63) / 64 words (it is cleared). */
+FJ_API void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_record *r,
+                                  uint64_t *seen, fj_decode_fields *it);
+
+/** The next field of the record: *field its index in r, *value its value.
+ *  Unknown keys are skipped (or are an error, by policy); a duplicate is an
+ *  error unless the last wins. At the end of the object the required
+ *  fields are checked.
+ *  @return FJ_OK; FJ_END when the object is complete; FJ_ERR_NO_SUCH_FIELD
+ *          (missing or unknown field), FJ_ERR_DUPLICATE_KEY, cursor errors,
+ *          described. */
+FJ_API fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, int *field);
+
+/** While an error `e` of field `field`'s value unwinds: prepends its key to
+ *  the path. @return `e`. */
+FJ_API fj_error fj_decode_field_error(fj_decoder *d, const fj_decode_fields *it, int field,
+                                      fj_error e);
+
+/** Whether field `field` was read (for defaults). */
+static inline bool fj_decode_field_seen(const fj_decode_fields *it, int field) {
+  return (it->seen[field >> 6] >> (field & 63)) & 1;
+}
+
+/** The next element of the entered array `a` (fj_array_next() with a
+ *  described error). @return FJ_OK; FJ_END; cursor errors. */
+FJ_API fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem);
+
+/** Appends a zeroed element of `elem_size` bytes to an array being read,
+ *  growing *items (arena memory; it may move, with the elements read so far)
+ *  geometrically: *count elements of *cap. *elem receives the new one.
+ *  @return FJ_OK; FJ_ERR_NOMEM, described at the array `a`. */
+FJ_API fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void **items,
+                               size_t *count, size_t *cap, void **elem);
 
 /* ---- descriptor tables: the same codecs without generation ---------------- */
 

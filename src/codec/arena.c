@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "codec/internal.h"
 #include "fastjson/codec.h"
 #include "util/alloc.h"
 
@@ -75,4 +76,13 @@ size_t fj_arena_size(const fj_arena *a) {
   for (const fj_arena_block *b = a ? a->head : NULL; b; b = b->next)
     n += b->size;
   return n;
+}
+
+bool fj__arena_extend(fj_arena *a, void *p, size_t old_size, size_t new_size) {
+  size_t old_rounded = (old_size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+  if (!a->ptr || (char *)p + old_rounded != a->ptr || new_size > SIZE_MAX - ALIGN) return false;
+  size_t new_rounded = (new_size + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+  if (new_rounded - old_rounded > (size_t)(a->end - a->ptr)) return false;
+  a->ptr = (char *)p + new_rounded;
+  return true;
 }

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/internal.h"
 #include "fastjson/codec.h"
 #include "ondemand/internal.h"
+#include "ondemand/number.h"
 
 /* ---- errors and paths ----------------------------------------------------- */
 
@@ -185,13 +187,41 @@ static fj_error number_error(fj_decoder *d, const fj_value *v, fj_error e, const
   }
 }
 
+/* The text of the number at v, when v is a current handle to one. */
+static inline const uint8_t *number_text(const fj_value *v) {
+  if (FJ_UNLIKELY(fj__check_value(v) != FJ_OK)) return NULL;
+  uint8_t c = fj__char(v->parser, v->pos);
+  if (c != '-' && (unsigned)(c - '0') > 9u) return NULL;
+  return v->parser->buf + v->parser->idx[v->pos];
+}
+
+/* Whether a number's text of `len` bytes at s ends where a number may end. */
+static inline bool number_ends(const fj_parser *p, const uint8_t *s, size_t len) {
+  return s + len == p->buf + p->len || fj__is_delimiter(s[len]);
+}
+
+/* Fast paths of the typed reads: the number parsers once, straight from the
+ * text; anything unusual (another type, an error) takes the public getter,
+ * which describes it exactly as before. */
+static inline bool fast_int64(const fj_value *v, int64_t *out) {
+  const uint8_t *s = number_text(v);
+  size_t len;
+  return s && fj__parse_int64(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&
+         number_ends(v->parser, s, len);
+}
+
 fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {
+  if (FJ_LIKELY(fast_int64(v, out))) return FJ_OK;
   fj_error e = fj_value_get_int64(v, out);
   return e ? number_error(d, v, e, "int64") : FJ_OK;
 }
 
 fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
   int64_t x;
+  if (FJ_LIKELY(fast_int64(v, &x)) && x >= INT32_MIN && x <= INT32_MAX) {
+    *out = (int32_t)x;
+    return FJ_OK;
+  }
   fj_error e = fj_value_get_int64(v, &x);
   if (!e && (x < INT32_MIN || x > INT32_MAX)) e = FJ_ERR_NUMBER_RANGE;
   if (e) return number_error(d, v, e, "int32");
@@ -200,11 +230,21 @@ fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
 }
 
 fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
+  const uint8_t *s = number_text(v);
+  size_t len;
+  if (FJ_LIKELY(s) && fj__parse_uint64(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&
+      number_ends(v->parser, s, len))
+    return FJ_OK;
   fj_error e = fj_value_get_uint64(v, out);
   return e ? number_error(d, v, e, "uint64") : FJ_OK;
 }
 
 fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out) {
+  const uint8_t *s = number_text(v);
+  size_t len;
+  if (FJ_LIKELY(s) && fj__parse_double(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&
+      number_ends(v->parser, s, len))
+    return FJ_OK;
   fj_error e = fj_value_get_double(v, out);
   return e ? number_error(d, v, e, "number") : FJ_OK;
 }
@@ -221,18 +261,30 @@ fj_error fj_decode_string_view(fj_decoder *d, const fj_value *v, const char **s,
   return describe(d, e);
 }
 
-fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
-  const char *s;
-  size_t n;
-  fj_error e = fj_decode_string_view(d, v, &s, &n);
-  if (e) return e;
+/* Copies `n` bytes into the arena as a NUL-terminated fj_str. */
+static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, size_t n,
+                            fj_str *out) {
   char *copy = fj_arena_alloc(d->arena, n + 1);
-  if (!copy) return fj_decode_fail(d, FJ_ERR_NOMEM, fj_value_offset(v), "out of memory");
+  if (FJ_UNLIKELY(!copy)) return fj_decode_fail(d, FJ_ERR_NOMEM, fj_value_offset(v), "out of memory");
   memcpy(copy, s, n);
   copy[n] = '\0';
   out->data = copy;
   out->len = n;
   return FJ_OK;
+}
+
+fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
+  /* the common string has no escapes: its raw bytes go straight to the arena */
+  if (FJ_LIKELY(fj__check_value(v) == FJ_OK) && fj__char(v->parser, v->pos) == '"') {
+    const fj_parser *p = v->parser;
+    const uint8_t *start = p->buf + p->idx[v->pos];
+    size_t n = (size_t)(fj__string_close(p, v->pos) - start - 1);
+    if (FJ_LIKELY(p->find_backslash(start + 1, n) == n)) return copy_string(d, v, start + 1, n, out);
+  }
+  const char *s;
+  size_t n;
+  fj_error e = fj_decode_string_view(d, v, &s, &n);
+  return e ? e : copy_string(d, v, s, n, out);
 }
 
 /* ---- containers --------------------------------------------------------------- */
@@ -335,6 +387,20 @@ fj_error fj_decode_unknown(fj_decoder *d, const fj_value *key) {
   return fj_decode_path_key(d, s, n, e);
 }
 
+fj_error fj_decode_enum(fj_decoder *d, const fj_value *v, const char *const *values,
+                        const uint32_t *lens, size_t n, const char *type_name, size_t *index) {
+  const char *s;
+  size_t len;
+  fj_error e = fj_decode_string_view(d, v, &s, &len);
+  if (e) return e;
+  for (size_t i = 0; i < n; i++)
+    if (lens[i] == len && memcmp(values[i], s, len) == 0) {
+      *index = i;
+      return FJ_OK;
+    }
+  return fj_decode_bad_enum(d, v, type_name);
+}
+
 fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char *type) {
   const char *s;
   size_t n;
@@ -342,4 +408,217 @@ fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char *type) 
   if (e) return e;
   return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, fj_value_offset(v), "\"%.*s\" is not a value of %s",
                         (int)(n > 64 ? 64 : n), s, type);
+}
+
+/* ---- records: table-driven key dispatch --------------------------------------
+ * What a generated reader spends per field outside its value: stepping to
+ * the next field and finding which member the key names. The step is the
+ * cursor's own (fj_object_next) taken in registers for the common shape, a
+ * well-formed `, "key": value` after a value that was read or is a scalar;
+ * anything else (the end, a container to skip, a possible error) goes
+ * through fj_object_next itself, so behaviour and errors stay the cursor's.
+ * The key is compared raw with the field expected next in schema order,
+ * else looked up in the record's hash table; a key with escapes is
+ * unescaped and looked up again. */
+
+#define NAME_HAS_BACKSLASH 0x80000000u
+
+static bool policy_on(int per_type, uint32_t flags, uint32_t bit) {
+  return per_type < 0 ? (flags & bit) != 0 : per_type > 0;
+}
+
+void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_record *r,
+                           uint64_t *seen, fj_decode_fields *it) {
+  it->o = *o;
+  it->r = r;
+  it->seen = seen;
+  it->want = 0;
+  it->unknown_error = policy_on(r->unknown_error, d->flags, FJ_DECODE_UNKNOWN_FIELDS_ERROR);
+  it->last_wins = policy_on(r->last_wins, d->flags, FJ_DECODE_DUPLICATES_LAST_WINS);
+  memset(seen, 0, (r->nfields + 63) / 64 * sizeof *seen);
+}
+
+/* The cursor's step to the next field, for the common shape only: false
+ * (and nothing changed) for anything else. */
+static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos,
+                                   fj_value *value) {
+  /* the handle's fields are read before o->state and o->last are stored: a
+   * wide load over a fresh narrow store would stall store forwarding */
+  const uint32_t gen = o->gen, depth = o->depth, serial = o->serial;
+  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc || o->state == FJ_ITER_DONE ||
+                  p->depth != depth || p->open[depth] != serial))
+    return false;
+  const uint8_t *buf = p->buf;
+  const uint32_t *idx = p->idx, n = p->n;
+  uint32_t pos = p->pos;
+  if (pos == o->last) { /* the previous value was not entered: a scalar is one structural */
+    if (FJ_UNLIKELY(pos >= n)) return false;
+    uint8_t c = buf[idx[pos]];
+    if (c == '[' || c == '{') return false;
+    pos++;
+  }
+  if (FJ_UNLIKELY(pos + 3 > n)) return false;
+  uint8_t c = buf[idx[pos]];
+  if (o->state == FJ_ITER_MIDDLE) {
+    if (FJ_UNLIKELY(c != ',' || ++pos + 3 > n)) return false;
+    c = buf[idx[pos]];
+  }
+  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !fj__is_value_start(buf[idx[pos + 2]])))
+    return false;
+  *key_pos = pos;
+  value->parser = p;
+  value->pos = pos + 2;
+  value->depth = depth;
+  value->parent = serial;
+  value->gen = gen;
+  p->pos = pos + 2;
+  o->state = FJ_ITER_MIDDLE;
+  o->last = pos + 2;
+  return true;
+}
+
+/* The field named by key bytes `k` (raw: as written, compared only with
+ * names without a backslash), or -1. */
+static int lookup(const fj_decode_record *r, const char *k, size_t n, bool raw) {
+  if (!r->nfields) return -1;
+  for (uint32_t i = fj_decode_key_hash(k, n) & r->mask;; i = (i + 1) & r->mask) {
+    uint32_t slot = r->slots[i];
+    if (!slot) return -1;
+    uint32_t f = slot - 1, len = r->lens[f];
+    if (!raw) len &= ~NAME_HAS_BACKSLASH;
+    if (len == n && fj__bytes_equal(k, r->names[f], n)) return (int)f;
+  }
+}
+
+/* At the end of the object: every required field must have been read. */
+static fj_error check_required(fj_decoder *d, const fj_decode_fields *it) {
+  const fj_decode_record *r = it->r;
+  for (uint32_t w = 0; w < (r->nfields + 63) / 64; w++) {
+    uint64_t missing = r->required[w] & ~it->seen[w];
+    if (FJ_UNLIKELY(missing)) {
+      uint32_t f = w * 64;
+      while (!(missing & 1)) /* the first missing one, as the schema lists them */
+        missing >>= 1, f++;
+      return fj_decode_missing(d, &it->o, r->names[f]);
+    }
+  }
+  return FJ_END;
+}
+
+/* The next field of `o`: its key's structural and raw bytes, its value. */
+static inline fj_error next_raw(fj_decoder *d, fj_object *o, uint32_t *key_pos, const char **k,
+                                size_t *n, fj_value *value) {
+  fj_parser *p = d->parser;
+  if (FJ_UNLIKELY(!fast_next_field(p, o, key_pos, value))) {
+    fj_value key;
+    fj_error e = fj_object_next(o, &key, value);
+    if (e) return e == FJ_END ? e : describe(d, e);
+    *key_pos = key.pos;
+  }
+  const uint8_t *open = p->buf + p->idx[*key_pos], *close = p->buf + p->idx[*key_pos + 1] - 1;
+  while (*close != '"') /* whitespace before the ':' */
+    close--;
+  *k = (const char *)open + 1;
+  *n = (size_t)(close - open - 1);
+  return FJ_OK;
+}
+
+fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k,
+                             size_t *n, fj_value *value) {
+  uint32_t key_pos = 0;
+  fj_error e = next_raw(d, o, &key_pos, k, n, value);
+  if (!e) *key = (fj_value){d->parser, key_pos, o->depth, o->serial, o->gen};
+  return e;
+}
+
+fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, int *field) {
+  fj_parser *p = d->parser;
+  fj_object *o = &it->o;
+  const fj_decode_record *r = it->r;
+  for (;;) {
+    uint32_t key_pos = 0;
+    const char *k = NULL;
+    size_t n = 0;
+    fj_error e = next_raw(d, o, &key_pos, &k, &n, value);
+    if (FJ_UNLIKELY(e)) return e == FJ_END ? check_required(d, it) : e;
+    uint32_t w = it->want;
+    int f;
+    if (w < r->nfields && r->lens[w] == n && fj__bytes_equal(k, r->names[w], n)) {
+      f = (int)w;
+    } else if ((f = lookup(r, k, n, true)) < 0 && memchr(k, '\\', n)) {
+      fj_value key = {p, key_pos, o->depth, o->serial, o->gen};
+      const char *u;
+      size_t un;
+      if ((e = fj_decode_key(d, &key, &u, &un))) return e;
+      f = lookup(r, u, un, false);
+    }
+    if (FJ_UNLIKELY(f < 0)) {
+      if (it->unknown_error) {
+        fj_value key = {p, key_pos, o->depth, o->serial, o->gen};
+        return fj_decode_unknown(d, &key);
+      }
+      continue; /* the next step passes over the value */
+    }
+    uint64_t bit = UINT64_C(1) << (f & 63);
+    if (FJ_UNLIKELY(it->seen[f >> 6] & bit) && !it->last_wins) {
+      fj_value key = {p, key_pos, o->depth, o->serial, o->gen};
+      return fj_decode_duplicate(d, &key, r->names[f]);
+    }
+    it->seen[f >> 6] |= bit;
+    it->want = (uint32_t)f + 1;
+    *field = f;
+    return FJ_OK;
+  }
+}
+
+fj_error fj_decode_field_error(fj_decoder *d, const fj_decode_fields *it, int field, fj_error e) {
+  return fj_decode_path_key(d, it->r->names[field], it->r->lens[field] & ~NAME_HAS_BACKSLASH, e);
+}
+
+fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
+  fj_parser *p = a->parser;
+  /* the common step (after an element that was read or is a scalar, a ','
+   * then a value) in registers; anything else through fj_array_next */
+  const uint32_t gen = a->gen, depth = a->depth, serial = a->serial;
+  if (FJ_LIKELY(p && gen == p->gen && p->has_doc && a->state == FJ_ITER_MIDDLE &&
+                p->depth == depth && p->open[depth] == serial)) {
+    const uint8_t *buf = p->buf;
+    const uint32_t *idx = p->idx, n = p->n;
+    uint32_t pos = p->pos;
+    bool ok = true;
+    if (pos == a->last) {
+      uint8_t c = pos < n ? buf[idx[pos]] : 0;
+      ok = c && c != '[' && c != '{';
+      pos++;
+    }
+    if (ok && pos + 2 <= n && buf[idx[pos]] == ',' && fj__is_value_start(buf[idx[pos + 1]])) {
+      ++pos;
+      *elem = (fj_value){p, pos, depth, serial, gen};
+      p->pos = a->last = pos;
+      return FJ_OK;
+    }
+  }
+  return describe(d, fj_array_next(a, elem));
+}
+
+fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void **items,
+                        size_t *count, size_t *cap, void **elem) {
+  if (FJ_UNLIKELY(*count == *cap)) {
+    size_t ncap = *cap ? *cap * 2 : elem_size <= 64 ? 8 : 4;
+    if (ncap < *cap || (elem_size && ncap > SIZE_MAX / elem_size))
+      return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "array too large");
+    void *m = *items;
+    if (!m || !fj__arena_extend(d->arena, m, *cap * elem_size, ncap * elem_size)) {
+      m = fj_arena_alloc(d->arena, ncap * elem_size);
+      if (!m) return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "out of memory");
+      if (*count) memcpy(m, *items, *count * elem_size);
+    }
+    *items = m;
+    *cap = ncap;
+  }
+  char *e = (char *)*items + *count * elem_size;
+  memset(e, 0, elem_size);
+  (*count)++;
+  *elem = e;
+  return FJ_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/internal.h"
 #include "fastjson/codec.h"
 
 #define MAX_FIELDS 256
@@ -74,15 +75,18 @@ static fj_error read_array(fj_decoder *d, const fj_value *v, const fj_field_desc
   fj_array a;
   fj_error e = fj_decode_array(d, v, &a);
   if (e) return e;
-  void *items;
-  if ((e = fj_decode_array_alloc(d, &a, f->elem_size, &items, &out->count))) return e;
-  out->items = items;
+  /* appended to a growing block, as generated readers do: no counting pass */
+  void *items = NULL, *p;
+  size_t cap = 0;
+  out->items = NULL;
+  out->count = 0;
   fj_value elem;
-  for (size_t i = 0; (e = fj_array_next(&a, &elem)) == FJ_OK; i++) {
-    if ((e = read_one(d, &elem, f, f->elem, out->items + i * f->elem_size)))
-      return fj_decode_path_index(d, i, e);
+  while ((e = fj_decode_next(d, &a, &elem)) == FJ_OK) {
+    if ((e = fj_decode_push(d, &a, f->elem_size, &items, &out->count, &cap, &p))) return e;
+    out->items = items;
+    if ((e = read_one(d, &elem, f, f->elem, p))) return fj_decode_path_index(d, out->count - 1, e);
   }
-  return e == FJ_END ? FJ_OK : fj_decode_cursor(d, e);
+  return e == FJ_END ? FJ_OK : e;
 }
 
 static fj_error read_field(fj_decoder *d, const fj_value *v, const fj_field_desc *f, char *out) {
@@ -100,12 +104,15 @@ static fj_error read_field(fj_decoder *d, const fj_value *v, const fj_field_desc
 }
 
 /* The field whose key the raw bytes are: the next one in table order first. */
+static inline bool name_is(const char *name, const char *k, size_t n) {
+  /* the first byte rules most names out before strlen: a NUL ends a name */
+  return (n ? name[0] == k[0] : name[0] == '\0') && strlen(name) == n && memcmp(name, k, n) == 0;
+}
+
 static int find_field(const fj_record_desc *r, const char *k, size_t n, size_t want) {
-  if (want < r->nfields && strlen(r->fields[want].name) == n &&
-      memcmp(r->fields[want].name, k, n) == 0)
-    return (int)want;
+  if (want < r->nfields && name_is(r->fields[want].name, k, n)) return (int)want;
   for (size_t i = 0; i < r->nfields; i++)
-    if (strlen(r->fields[i].name) == n && memcmp(r->fields[i].name, k, n) == 0) return (int)i;
+    if (name_is(r->fields[i].name, k, n)) return (int)i;
   return -1;
 }
 
@@ -126,7 +133,7 @@ static fj_error read_record(fj_decoder *d, fj_object *o, const fj_record_desc *r
   const char *k;
   size_t n;
   fj_error e;
-  while ((e = fj_decode_next_field(d, o, &key, &k, &n, &val)) == FJ_OK) {
+  while ((e = fj__decode_next_raw(d, o, &key, &k, &n, &val)) == FJ_OK) {
     /* a raw key without a backslash is its own unescaped text */
     int f = memchr(k, '\\', n) ? -1 : find_field(r, k, n, want);
     if (f < 0 && memchr(k, '\\', n)) {

@@ -11,13 +11,7 @@
 #include "fastjson/parser.h"
 #include "util/alloc.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define FJ_LIKELY(x) __builtin_expect(!!(x), 1)
-#define FJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define FJ_LIKELY(x) (x)
-#define FJ_UNLIKELY(x) (x)
-#endif
+#include "util/compiler.h"
 
 /* Scratch memory for unescaped strings: a chain of blocks that are never
  * moved, so every string pointer handed out stays valid until the next

@@ -18,13 +18,7 @@
 #include "write/itoa.h"
 #include "write/sink_internal.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define FJ_LIKELY(x) __builtin_expect(!!(x), 1)
-#define FJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define FJ_LIKELY(x) (x)
-#define FJ_UNLIKELY(x) (x)
-#endif
+#include "util/compiler.h"
 
 /* Where the document stands. Values are allowed in the first four. */
 enum {

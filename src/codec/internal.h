@@ -1,0 +1,21 @@
+/* Struct codecs internals (private): what the decode helpers need from the
+ * arena beyond its public functions. */
+#ifndef FJ_CODEC_INTERNAL_H
+#define FJ_CODEC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fastjson/codec.h"
+
+/* Grows the arena's newest allocation `p` of `old_size` bytes to `new_size`
+ * in place, when nothing was allocated after it and its block has room.
+ * @return whether it did (else nothing changed). */
+bool fj__arena_extend(fj_arena *a, void *p, size_t old_size, size_t new_size);
+
+/* fj_decode_next_field() on the generated readers' fast step: the next
+ * field of `o`, its key as a value and as raw bytes, its value. */
+fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k,
+                             size_t *n, fj_value *value);
+
+#endif

@@ -1,0 +1,17 @@
+/* Compiler hints shared by the library's sources (private). */
+#ifndef FJ_UTIL_COMPILER_H
+#define FJ_UTIL_COMPILER_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FJ_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FJ_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* general paths kept out of line, so the inline paths in front of them need
+ * no stack frame */
+#define FJ_SLOW __attribute__((noinline, cold))
+#else
+#define FJ_LIKELY(x) (x)
+#define FJ_UNLIKELY(x) (x)
+#define FJ_SLOW
+#endif
+
+#endif
