@@ -982,10 +982,78 @@ static void find_empty_key_null_pointer(void **state) {
   EXPECT(fj_object_findn(&o, NULL, 1, &v), FJ_ERR_INVALID_ARG);
 }
 
+/* fj_value_get_number: the kind the text calls for, and the errors and
+ * offsets of the single-type getters. */
+static void get_number_kinds(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "[0, -0, 42, -9223372036854775808, 9223372036854775808, "
+                           "18446744073709551615, 18446744073709551616, -9223372036854775809, "
+                           "1.5, -0.0, 1e2, 1e400, -65.613616999999977, \"s\", 12x, 1.]");
+  fj_array a;
+  fj_value v[16];
+  fj_number n;
+  fj_location loc;
+  OK(fj_value_get_array(&root, &a));
+  for (int i = 0; i < 16; i++)
+    OK(fj_array_next(&a, &v[i]));
+  OK(fj_value_get_number(&v[0], &n));
+  assert_true(n.kind == FJ_NUMBER_INT64 && n.i == 0);
+  OK(fj_value_get_number(&v[1], &n));
+  assert_true(n.kind == FJ_NUMBER_INT64 && n.i == 0);
+  OK(fj_value_get_number(&v[2], &n));
+  assert_true(n.kind == FJ_NUMBER_INT64 && n.i == 42);
+  OK(fj_value_get_number(&v[3], &n));
+  assert_true(n.kind == FJ_NUMBER_INT64 && n.i == INT64_MIN);
+  OK(fj_value_get_number(&v[4], &n));
+  assert_true(n.kind == FJ_NUMBER_UINT64 && n.u == (uint64_t)INT64_MAX + 1);
+  OK(fj_value_get_number(&v[5], &n));
+  assert_true(n.kind == FJ_NUMBER_UINT64 && n.u == UINT64_MAX);
+  OK(fj_value_get_number(&v[6], &n));
+  assert_true(n.kind == FJ_NUMBER_BIG_INTEGER && n.d == 18446744073709551616.0);
+  OK(fj_value_get_number(&v[7], &n));
+  assert_true(n.kind == FJ_NUMBER_BIG_INTEGER && n.d == -9223372036854775808.0);
+  OK(fj_value_get_number(&v[8], &n));
+  assert_true(n.kind == FJ_NUMBER_DOUBLE && n.d == 1.5);
+  OK(fj_value_get_number(&v[9], &n));
+  assert_true(n.kind == FJ_NUMBER_DOUBLE && n.d == 0.0 && signbit(n.d));
+  OK(fj_value_get_number(&v[10], &n));
+  assert_true(n.kind == FJ_NUMBER_DOUBLE && n.d == 100.0);
+  EXPECT(fj_value_get_number(&v[11], &n), FJ_ERR_NUMBER_RANGE);
+  assert_true(n.kind == FJ_NUMBER_DOUBLE && isinf(n.d));
+  OK(fj_value_get_number(&v[12], &n));
+  double d;
+  OK(fj_value_get_double(&v[12], &d));
+  assert_true(n.kind == FJ_NUMBER_DOUBLE && n.d == d && d == -65.613616999999977);
+  EXPECT(fj_value_get_number(&v[13], &n), FJ_ERR_WRONG_TYPE);
+  EXPECT(fj_value_get_number(&v[14], &n), FJ_ERR_BAD_NUMBER);
+  int64_t i64;
+  size_t at_number;
+  EXPECT(fj_parser_last_error(f->p, &loc), FJ_ERR_BAD_NUMBER);
+  at_number = loc.offset;
+  EXPECT(fj_value_get_int64(&v[14], &i64), FJ_ERR_BAD_NUMBER);
+  EXPECT(fj_parser_last_error(f->p, &loc), FJ_ERR_BAD_NUMBER);
+  assert_int_equal(loc.offset, at_number); /* the 'x', as fj_value_get_int64() says */
+  EXPECT(fj_value_get_number(&v[15], &n), FJ_ERR_BAD_NUMBER);
+  EXPECT(fj_parser_last_error(f->p, &loc), FJ_ERR_BAD_NUMBER);
+  EXPECT(fj_value_get_double(&v[15], &d), FJ_ERR_BAD_NUMBER);
+  fj_location loc2;
+  fj_parser_last_error(f->p, &loc2);
+  assert_int_equal(loc.offset, loc2.offset);
+  EXPECT(fj_value_get_number(&v[0], NULL), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_array_next(&a, NULL), FJ_END);
+  EXPECT(fj_value_get_number(&v[0], &n), FJ_ERR_OUT_OF_ORDER); /* the array was left */
+  fj_value r2;
+  OK(parse_on(f, f->p, "7", &r2));
+  EXPECT(fj_value_get_number(&root, &n), FJ_ERR_STALE_DOCUMENT);
+  OK(fj_value_get_number(&r2, &n)); /* a root number, at the end of the input */
+  assert_true(n.kind == FJ_NUMBER_INT64 && n.i == 7);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(types_of_every_kind, setup, teardown),
       cmocka_unit_test_setup_teardown(scalar_getters, setup, teardown),
+      cmocka_unit_test_setup_teardown(get_number_kinds, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),

@@ -668,12 +668,98 @@ static void test_prefixes_at_end(void **state) {
   }
 }
 
+/* fj__parse_number against the single-type parsers: the same verdicts,
+ * lengths and values, and the kind the text calls for. */
+static void check_number_agrees(const char *s) {
+  size_t n = strlen(s), len, dlen, ilen, ulen;
+  uint8_t *buf = malloc(n ? n : 1);
+  assert_non_null(buf);
+  memcpy(buf, s, n);
+  fj_number num;
+  double d;
+  int64_t i;
+  uint64_t u;
+  fj_error e = fj__parse_number(buf, buf + n, &num, &len);
+  fj_error ed = fj__parse_double(buf, buf + n, &d, &dlen);
+  fj_error ei = fj__parse_int64(buf, buf + n, &i, &ilen);
+  fj_error eu = fj__parse_uint64(buf, buf + n, &u, &ulen);
+  free(buf);
+  if (ed == FJ_ERR_BAD_NUMBER) {
+    assert_int_equal(e, FJ_ERR_BAD_NUMBER);
+    assert_int_equal(len, dlen);
+    return;
+  }
+  assert_int_equal(len, dlen);
+  if (ei == FJ_OK) {
+    assert_int_equal(e, FJ_OK);
+    assert_int_equal(num.kind, FJ_NUMBER_INT64);
+    assert_true(num.i == i);
+  } else if (eu == FJ_OK) {
+    assert_int_equal(e, FJ_OK);
+    assert_int_equal(num.kind, FJ_NUMBER_UINT64);
+    assert_true(num.u == u);
+  } else {
+    assert_int_equal(e, ed);
+    assert_int_equal(num.kind, ei == FJ_ERR_NOT_INTEGER ? FJ_NUMBER_DOUBLE : FJ_NUMBER_BIG_INTEGER);
+    assert_true(dbits(num.d) == dbits(d));
+  }
+}
+
+static void test_parse_number(void **state) {
+  (void)state;
+  static const char *texts[] = {"0",
+                                "-0",
+                                "7",
+                                "-7",
+                                "1.5",
+                                "-0.0",
+                                "1e2",
+                                "1E+2",
+                                "1e-2",
+                                "01",
+                                "1.",
+                                "-",
+                                "1e",
+                                "1e+",
+                                "9223372036854775807",
+                                "9223372036854775808",
+                                "-9223372036854775808",
+                                "-9223372036854775809",
+                                "18446744073709551615",
+                                "18446744073709551616",
+                                "99999999999999999999999",
+                                "-99999999999999999999999",
+                                "1e400",
+                                "-1e400",
+                                "1e-400",
+                                "-65.613616999999977",
+                                "0.000000000000000000000000001234",
+                                "123456789012345678.5",
+                                "1234567890123456789",
+                                "12345678901234567890",
+                                "2.2250738585072011e-308",
+                                "4.9406564584124654e-324",
+                                "1.7976931348623157e308",
+                                "1.7976931348623159e308",
+                                "9007199254740993",
+                                "9007199254740993.0",
+                                "0.1e1",
+                                "100000000000000000000e-20"};
+  for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
+    check_number_agrees(texts[k]);
+  char buf[64];
+  for (int k = 0; k < 20000; k++) {
+    random_decimal(buf);
+    check_number_agrees(buf);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_grammar),          cmocka_unit_test(test_prefixes_at_end),
       cmocka_unit_test(test_integers),         cmocka_unit_test(test_special_doubles),
       cmocka_unit_test(test_vectors),          cmocka_unit_test(test_halfway_vs_strtod),
-      cmocka_unit_test(test_random_vs_strtod),
+      cmocka_unit_test(test_random_vs_strtod), cmocka_unit_test(test_parse_number),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,45 @@ FJ_API fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_double(const fj_value *v, double *out);
 
+/** What fj_value_get_number() found (fj_number.kind). */
+typedef enum fj_number_kind {
+  /** An integer (no fraction, no exponent) in [-2^63, 2^63): field `i`. */
+  FJ_NUMBER_INT64,
+  /** An integer in [2^63, 2^64): field `u`. */
+  FJ_NUMBER_UINT64,
+  /** A number with a fraction or an exponent (`1.0`, `1e2`): field `d`,
+   *  the nearest double as fj_value_get_double() gives it. */
+  FJ_NUMBER_DOUBLE,
+  /** An integer outside [-2^63, 2^64): field `d`, the nearest double (so
+   *  usually inexact; the exact text is available through fj_value_get_raw()). */
+  FJ_NUMBER_BIG_INTEGER
+} fj_number_kind;
+
+/** A number read by fj_value_get_number(): its kind and its value. */
+typedef struct fj_number {
+  fj_number_kind kind;
+  union {
+    int64_t i;  /* FJ_NUMBER_INT64 */
+    uint64_t u; /* FJ_NUMBER_UINT64 */
+    double d;   /* FJ_NUMBER_DOUBLE, FJ_NUMBER_BIG_INTEGER */
+  };
+} fj_number;
+
+/** Reads a number in one call and one pass over its text, choosing the C
+ *  type from the text (as the fj_number_kind values say): integers exactly
+ *  as int64 or uint64, everything else as the nearest double, rounded like
+ *  fj_value_get_double(). For a walk over unknown documents this is cheaper
+ *  than trying fj_value_get_int64() and then fj_value_get_double(). `-0`
+ *  gives FJ_NUMBER_INT64 0; `-0.0` gives FJ_NUMBER_DOUBLE -0.0.
+ *  @param out  receives the kind and the value.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`out` NULL); FJ_ERR_WRONG_TYPE (not a
+ *          number); FJ_ERR_BAD_NUMBER (malformed text, at the offending
+ *          byte); FJ_ERR_NUMBER_RANGE (a fraction, exponent or integer whose
+ *          magnitude rounds above DBL_MAX, e.g. `1e400`; *out is then ±inf
+ *          as FJ_NUMBER_DOUBLE or FJ_NUMBER_BIG_INTEGER);
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
+FJ_API fj_error fj_value_get_number(const fj_value *v, fj_number *out);
+
 /** Reads `true` or `false`.
  *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_LITERAL; FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */

@@ -16,6 +16,11 @@ const bool fj__value_start[256] = {
     ['2'] = true, ['3'] = true, ['4'] = true, ['5'] = true, ['6'] = true, ['7'] = true,
     ['8'] = true, ['9'] = true, ['t'] = true, ['f'] = true, ['n'] = true};
 
+/* Bytes that may follow a number or literal (fj__is_delimiter). */
+const bool fj__delimiter[256] = {
+    [' '] = true, ['\n'] = true, ['\r'] = true, ['\t'] = true, [','] = true,
+    [']'] = true, ['}'] = true,  [':'] = true,  ['['] = true,  ['{'] = true};
+
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   uint32_t pos = p->pos, depth = p->depth;
   const uint32_t n = p->n, *idx = p->idx;
@@ -105,7 +110,7 @@ fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
  * previous element if the caller did not read it. The usual case (the
  * cursor at the iteration's depth) costs a few compares. */
 static inline fj_error settle(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t serial,
-                             uint32_t state, uint32_t last, uint32_t start) {
+                              uint32_t state, uint32_t last, uint32_t start) {
   if (FJ_UNLIKELY(gen != p->gen || !p->has_doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
   if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return FJ_END;
   if (FJ_UNLIKELY(p->depth != depth || p->open[depth] != serial)) {

@@ -11,6 +11,10 @@
 #include "fastjson/parser.h"
 #include "util/alloc.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <emmintrin.h> /* SSE2: part of x86-64 */
+#endif
+
 #include "util/compiler.h"
 
 /* Scratch memory for unescaped strings: a chain of blocks that are never
@@ -85,10 +89,8 @@ static inline size_t fj__offset(const fj_parser *p, uint32_t pos) {
 
 /* Whether a byte may follow a number or literal: whitespace, an operator,
  * or the end of the input (checked by the caller). */
-static inline bool fj__is_delimiter(uint8_t c) {
-  return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == ',' || c == ']' || c == '}' ||
-         c == ':' || c == '[' || c == '{';
-}
+extern const bool fj__delimiter[256]; /* cursor.c */
+static inline bool fj__is_delimiter(uint8_t c) { return fj__delimiter[c]; }
 
 /* Whether a byte can start a JSON value: `"{[-0123456789tfn` (cursor.c). */
 extern const bool fj__value_start[256];
@@ -204,6 +206,21 @@ static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t r
  * outside [s, s + n). */
 typedef size_t (*fj__find_backslash_fn)(const uint8_t *s, size_t n);
 fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
+
+/* The first backslash of the n bytes at s (a string's contents), or n.
+ * Short strings away from the end of the input take one 16-byte load (it
+ * may read past the string, never past the input); the rest go to the
+ * kernel's primitive. */
+static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (n <= 16 && (size_t)(p->buf + p->len - s) >= 16) {
+    unsigned m = (unsigned)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s), _mm_set1_epi8('\\')));
+    return (size_t)__builtin_ctz(m | 1u << n);
+  }
+#endif
+  return p->find_backslash(s, n);
+}
 
 /* ---- streams (stream.c) ---------------------------------------------------
  * A stream runs stage 1 once over a batch of whole documents, then hands each

@@ -32,6 +32,14 @@ __extension__ typedef unsigned __int128 fj_u128;
 #define FJ_EXP_SATURATE ((int64_t)1 << 59) /* explicit exponents stop growing here */
 #define FJ_MAX_W_DIGITS 19                 /* 10^19 - 1 < 2^64 */
 
+#if defined(__GNUC__) || defined(__clang__)
+#define FJ_NUM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FJ_NUM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define FJ_NUM_LIKELY(x) (x)
+#define FJ_NUM_UNLIKELY(x) (x)
+#endif
+
 static int is_digit(uint8_t c) { return (unsigned)(c - '0') < 10u; }
 
 /* ------------------------------------------------------------------------ */
@@ -361,9 +369,11 @@ static int el_product(uint64_t w, int64_t q, fj_prod *pr) {
  * nearest-even. Returns the rounded significand or FJ_EL_UNDECIDED. */
 static uint64_t el_round(const fj_prod *pr, unsigned s, int exact) {
   uint64_t m = pr->hi >> s;
-  if (!(m & 1)) return m >> 1; /* below half way, whatever the error adds */
-  int tail_zero = (pr->hi & ((UINT64_C(1) << s) - 1)) == 0 && pr->mid == 0;
-  if (!tail_zero) return (m >> 1) + 1; /* above half way */
+  /* Below half way (round bit clear, whatever the error adds) and above it
+   * (round bit set and a lower bit set) both give (m + 1) >> 1: one test
+   * without a data-dependent branch, which would mispredict half the time. */
+  uint64_t below = (pr->hi & ((UINT64_C(1) << s) - 1)) | pr->mid;
+  if (FJ_NUM_LIKELY(((m & 1) ^ 1) | (below != 0))) return (m + 1) >> 1;
   /* Bits below the round bit are zero as far as computed: lo was computed
    * (el_product does when hi's low 9 bits and mid are zero). Exactly half way
    * only with an exact table entry and lo == 0; an inexact entry means the
@@ -605,25 +615,203 @@ static double bits_to_double(uint64_t bits) {
   return d;
 }
 
-fj_error fj__parse_double(const uint8_t *p, const uint8_t *end, double *out, size_t *len) {
-  fj_numtext t;
-  fj_error err = scan_text(p, end, &t, len);
-  if (err) return err;
+/* The double nearest to the scanned text t (the general path). */
+static fj_error text_to_double(const fj_numtext *t, double *out) {
   fj_sig sig;
-  decimal_significand(&t, &sig);
-  uint64_t sign = (uint64_t)t.neg << 63;
+  decimal_significand(t, &sig);
+  uint64_t sign = (uint64_t)t->neg << 63;
   if (sig.w == 0) { /* all digits zero; the exponent does not matter */
     *out = bits_to_double(sign);
     return FJ_OK;
   }
 #if FJ_HAVE_CLINGER
   if (!sig.truncated && clinger(sig.w, sig.q, out)) {
-    if (t.neg) *out = -*out;
+    if (t->neg) *out = -*out;
     return FJ_OK;
   }
 #endif
   uint64_t bits = fast_bits(&sig);
-  if (bits == FJ_EL_UNDECIDED) bits = slow_bits(&t);
+  if (bits == FJ_EL_UNDECIDED) bits = slow_bits(t);
   *out = bits_to_double(bits | sign);
   return bits == FJ_INF_BITS ? FJ_ERR_NUMBER_RANGE : FJ_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The fast path: one pass                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The common number, in one pass over its text that builds the significand
+ * as it checks the grammar: at most 19 digits (leading zeros included) and
+ * no harder rounding than Clinger's fast path or a decided Eisel-Lemire
+ * step. Returns 1 with *out, *len and *err set, or 0 for anything else
+ * (malformed text included), which the general path (scan_text, then the
+ * three stages) then does again from the start: it is exact for every input
+ * and reports errors where they are. `want_double`: integers give doubles
+ * too (fj__parse_double) instead of int64 / uint64. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline int
+fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *out, size_t *len,
+            fj_error *err) {
+  const uint8_t *s = p;
+  const int neg = s < end && *s == '-';
+  s += neg;
+  if (FJ_NUM_UNLIKELY(s >= end || !is_digit(*s))) return 0;
+  const uint8_t *digits = s;
+  uint64_t w = 0;
+  if (*s == '0') {
+    s++;
+  } else {
+    do {
+      w = w * 10 + (uint64_t)(*s - '0');
+      s++;
+    } while (s < end && is_digit(*s));
+  }
+  size_t ndigits = (size_t)(s - digits);
+  if (s < end && is_digit(*s)) return 0; /* "01": the general path reports it */
+  int64_t q = 0;
+  int is_integer = 1;
+  if (s < end && *s == '.') {
+    const uint8_t *f = ++s;
+#if FJ_SWAR
+    /* up to two whole chunks of 8 digits at once, then one at a time */
+    for (int k = 0; k < 2 && end - s >= 8; k++) {
+      uint64_t chunk;
+      memcpy(&chunk, s, 8);
+      if (nondigit_bytes(chunk)) break;
+      w = w * 100000000 + value8(chunk);
+      s += 8;
+    }
+#endif
+    while (s < end && is_digit(*s)) {
+      w = w * 10 + (uint64_t)(*s - '0');
+      s++;
+    }
+    size_t frac_len = (size_t)(s - f);
+    if (FJ_NUM_UNLIKELY(frac_len == 0)) return 0;
+    ndigits += frac_len;
+    q = -(int64_t)frac_len;
+    is_integer = 0;
+  }
+  if (s < end && (*s | 0x20) == 'e') {
+    s++;
+    int eneg = 0;
+    if (s < end && (*s == '+' || *s == '-')) eneg = *s++ == '-';
+    if (FJ_NUM_UNLIKELY(s >= end || !is_digit(*s))) return 0;
+    int64_t e;
+    s = eat_exponent(s, end, &e);
+    q += eneg ? -e : e;
+    is_integer = 0;
+  }
+  if (FJ_NUM_UNLIKELY(ndigits > FJ_MAX_W_DIGITS)) return 0;
+  *len = (size_t)(s - p);
+  *err = FJ_OK;
+  if (is_integer && !want_double) {
+    if (!neg) {
+      if (w <= (uint64_t)INT64_MAX) {
+        out->kind = FJ_NUMBER_INT64;
+        out->i = (int64_t)w;
+      } else {
+        out->kind = FJ_NUMBER_UINT64;
+        out->u = w;
+      }
+    } else if (w <= (uint64_t)INT64_MAX + 1) {
+      out->kind = FJ_NUMBER_INT64;
+      out->i = w == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)w;
+    } else {
+      out->kind = FJ_NUMBER_BIG_INTEGER;
+      out->d = -(double)w; /* the conversion rounds to nearest-even */
+    }
+    return 1;
+  }
+  out->kind = is_integer ? FJ_NUMBER_BIG_INTEGER : FJ_NUMBER_DOUBLE; /* callers fix the kind */
+  if (w == 0) {
+    out->d = neg ? -0.0 : 0.0;
+    return 1;
+  }
+#if FJ_HAVE_CLINGER
+  if (w <= ((uint64_t)1 << 53) && q >= -22 && q <= 22) {
+    double d = (double)w;
+    d = q < 0 ? d / fj_pow10_exact[-q] : d * fj_pow10_exact[q];
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    out->d = bits_to_double(b | (uint64_t)neg << 63); /* no branch on the sign */
+    return 1;
+  }
+#endif
+  uint64_t bits;
+  if (q < FJ_POW5_MIN) {
+    bits = 0;
+  } else if (q > FJ_POW5_MAX) {
+    bits = FJ_INF_BITS;
+  } else {
+    bits = eisel_lemire(w, q);
+    if (FJ_NUM_UNLIKELY(bits == FJ_EL_UNDECIDED)) return 0;
+  }
+  out->d = bits_to_double(bits | (uint64_t)neg << 63);
+  if (bits == FJ_INF_BITS) *err = FJ_ERR_NUMBER_RANGE;
+  return 1;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FJ_NUM_NOINLINE __attribute__((noinline))
+#else
+#define FJ_NUM_NOINLINE
+#endif
+
+/* The general paths, out of line so that the fast path's callers stay lean. */
+static FJ_NUM_NOINLINE fj_error general_double(const uint8_t *p, const uint8_t *end, double *out,
+                                               size_t *len) {
+  fj_numtext t;
+  fj_error err = scan_text(p, end, &t, len);
+  if (err) return err;
+  return text_to_double(&t, out);
+}
+
+static FJ_NUM_NOINLINE fj_error general_number(const uint8_t *p, const uint8_t *end, fj_number *out,
+                                               size_t *len) {
+  fj_numtext t;
+  fj_error err = scan_text(p, end, &t, len);
+  if (err) return err;
+  if (t.is_integer) {
+    uint64_t mag;
+    if (int_magnitude(&t, &mag)) {
+      if (!t.neg) {
+        if (mag <= (uint64_t)INT64_MAX) {
+          out->kind = FJ_NUMBER_INT64;
+          out->i = (int64_t)mag;
+        } else {
+          out->kind = FJ_NUMBER_UINT64;
+          out->u = mag;
+        }
+        return FJ_OK;
+      }
+      if (mag <= (uint64_t)INT64_MAX + 1) {
+        out->kind = FJ_NUMBER_INT64;
+        out->i = mag == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)mag;
+        return FJ_OK;
+      }
+    }
+    out->kind = FJ_NUMBER_BIG_INTEGER;
+  } else {
+    out->kind = FJ_NUMBER_DOUBLE;
+  }
+  return text_to_double(&t, &out->d);
+}
+
+fj_error fj__parse_double(const uint8_t *p, const uint8_t *end, double *out, size_t *len) {
+  fj_number n;
+  fj_error err;
+  if (FJ_NUM_LIKELY(fast_number(p, end, 1, &n, len, &err))) {
+    *out = n.d;
+    return err;
+  }
+  return general_double(p, end, out, len);
+}
+
+fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, size_t *len) {
+  fj_error err;
+  if (FJ_NUM_LIKELY(fast_number(p, end, 0, out, len, &err))) return err;
+  return general_number(p, end, out, len);
 }

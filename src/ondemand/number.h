@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "fastjson/error.h"
+#include "fastjson/parser.h"
 
 /* Checks the grammar only. *is_integer is 1 when there is no fraction and no
  * exponent. FJ_ERR_BAD_NUMBER on malformed text (then *len is the offset of
@@ -28,5 +29,12 @@ fj_error fj__parse_uint64(const uint8_t *p, const uint8_t *end, uint64_t *out, s
  * Eisel-Lemire, exact fallback). FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE when
  * the value rounds to infinity. "-0" gives -0.0. */
 fj_error fj__parse_double(const uint8_t *p, const uint8_t *end, double *out, size_t *len);
+
+/* The number as its text says: an integer in [-2^63, 2^64) exactly
+ * (FJ_NUMBER_INT64 or FJ_NUMBER_UINT64), any other integer as the nearest
+ * double (FJ_NUMBER_BIG_INTEGER), everything else as the nearest double
+ * (FJ_NUMBER_DOUBLE). One pass for the common number. FJ_ERR_BAD_NUMBER;
+ * FJ_ERR_NUMBER_RANGE when a double rounds to infinity (*out is then inf). */
+fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, size_t *len);
 
 #endif

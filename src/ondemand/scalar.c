@@ -6,31 +6,24 @@
 #include "ondemand/internal.h"
 #include "ondemand/number.h"
 
+/* The type of a value by its first byte, plus one (0: no value starts so). */
+static const uint8_t type_of[256] = {
+    ['{'] = FJ_TYPE_OBJECT + 1, ['['] = FJ_TYPE_ARRAY + 1,  ['"'] = FJ_TYPE_STRING + 1,
+    ['t'] = FJ_TYPE_BOOL + 1,   ['f'] = FJ_TYPE_BOOL + 1,   ['n'] = FJ_TYPE_NULL + 1,
+    ['-'] = FJ_TYPE_NUMBER + 1, ['0'] = FJ_TYPE_NUMBER + 1, ['1'] = FJ_TYPE_NUMBER + 1,
+    ['2'] = FJ_TYPE_NUMBER + 1, ['3'] = FJ_TYPE_NUMBER + 1, ['4'] = FJ_TYPE_NUMBER + 1,
+    ['5'] = FJ_TYPE_NUMBER + 1, ['6'] = FJ_TYPE_NUMBER + 1, ['7'] = FJ_TYPE_NUMBER + 1,
+    ['8'] = FJ_TYPE_NUMBER + 1, ['9'] = FJ_TYPE_NUMBER + 1};
+
 fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
   fj_error err = fj__check_value(v);
-  if (err) return err;
-  if (!out) return FJ_ERR_INVALID_ARG;
+  if (FJ_UNLIKELY(err)) return err;
+  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
-  switch (fj__char(p, v->pos)) {
-  case '{': *out = FJ_TYPE_OBJECT; return FJ_OK;
-  case '[': *out = FJ_TYPE_ARRAY; return FJ_OK;
-  case '"': *out = FJ_TYPE_STRING; return FJ_OK;
-  case 't':
-  case 'f': *out = FJ_TYPE_BOOL; return FJ_OK;
-  case 'n': *out = FJ_TYPE_NULL; return FJ_OK;
-  case '-':
-  case '0':
-  case '1':
-  case '2':
-  case '3':
-  case '4':
-  case '5':
-  case '6':
-  case '7':
-  case '8':
-  case '9': *out = FJ_TYPE_NUMBER; return FJ_OK;
-  default: return fj__fail(p, FJ_ERR_EXPECTED_VALUE, fj__offset(p, v->pos));
-  }
+  unsigned t = type_of[fj__char(p, v->pos)];
+  if (FJ_UNLIKELY(!t)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, fj__offset(p, v->pos));
+  *out = (fj_type)(t - 1);
+  return FJ_OK;
 }
 
 /* Start of a number value, or an error if the value is not one. */
@@ -140,6 +133,19 @@ fj_error fj_value_get_double(const fj_value *v, double *out) {
   size_t len = 0;
   err = cached_double(v->parser, v, s, out, &len);
   return finish_number(v->parser, s, len, err);
+}
+
+fj_error fj_value_get_number(const fj_value *v, fj_number *out) {
+  const uint8_t *s;
+  fj_error err = number_start(v, &s);
+  if (FJ_UNLIKELY(err)) return err;
+  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
+  fj_parser *p = v->parser;
+  const uint8_t *end = p->buf + p->len;
+  size_t len = 0;
+  err = fj__parse_number(s, end, out, &len);
+  if (FJ_LIKELY(!err) && FJ_LIKELY(s + len == end || fj__is_delimiter(s[len]))) return FJ_OK;
+  return finish_number(p, s, len, err);
 }
 
 /* Whether the literal `word` (with its length) stands at structural pos,

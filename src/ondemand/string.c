@@ -82,8 +82,8 @@ static size_t plain_run(const uint8_t *s, const uint8_t *end) {
   const __m128i q16 = _mm_set1_epi8('"'), b16 = _mm_set1_epi8('\\');
   while (end - p >= 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    unsigned m = (unsigned)_mm_movemask_epi8(
-        _mm_or_si128(_mm_cmpeq_epi8(v, q16), _mm_cmpeq_epi8(v, b16)));
+    unsigned m =
+        (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q16), _mm_cmpeq_epi8(v, b16)));
     if (m) return (size_t)(p - s) + (size_t)__builtin_ctz(m);
     p += 16;
   }
@@ -237,19 +237,8 @@ fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name) {
   return find_backslash_swar; /* the scalar reference, and NEON for now */
 }
 
-/* The first backslash of the n bytes at s (a string's contents), or n.
- * Short strings away from the end of the input take one 16-byte load (it
- * may read past the string, never past the input); the rest go to the
- * kernel's primitive. */
 static inline size_t find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
-#ifdef FJ_STRING_X86
-  if (n <= 16 && (size_t)(p->buf + p->len - s) >= 16) {
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-        _mm_loadu_si128((const __m128i *)(const void *)s), _mm_set1_epi8('\\')));
-    return (size_t)__builtin_ctz(m | 1u << n);
-  }
-#endif
-  return p->find_backslash(s, n);
+  return fj__find_backslash(p, s, n);
 }
 
 /* Unescapes the n bytes at s (a string's contents, between its quotes; the

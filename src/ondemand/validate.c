@@ -11,7 +11,13 @@ static fj_error check_scalar(fj_parser *p, uint32_t pos) {
   const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
   size_t n = 0;
   if (*s == '"') {
-    const uint8_t *close, *err_at;
+    /* Stage 1 found the closing quote (fj__string_close) and checked UTF-8
+     * and control characters; only escapes are left to check, so a string
+     * without a backslash is done after one search for it. */
+    const uint8_t *close = fj__string_close(p, pos);
+    size_t len = (size_t)(close - s - 1);
+    if (FJ_LIKELY(fj__find_backslash(p, s + 1, len) == len)) return FJ_OK;
+    const uint8_t *err_at;
     fj_error err = fj__unescape(s, end, NULL, &n, &close, &err_at, p->flags);
     return err ? fj__fail(p, err, (size_t)(err_at - p->buf)) : FJ_OK;
   }
