@@ -25,7 +25,9 @@ function(fastjson_generate)
     get_filename_component(FJG_NAME "${schema}" NAME_WE)
   endif()
   if(TARGET fastjson_gen)
-    set(gen $<TARGET_FILE:fastjson_gen>)
+    # the target name (not its file) lets CMake prepend the cross-compiling
+    # emulator, so a cross build (e.g. the AArch64 CI job) runs it under qemu
+    set(gen fastjson_gen)
     set(gen_dep fastjson_gen)
   else()
     find_program(FASTJSON_GEN_EXECUTABLE fastjson-gen REQUIRED)
