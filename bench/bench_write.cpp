@@ -6,8 +6,12 @@
 // format_double/LIBRARY/canada.json: every number of canada.json to text:
 //   fastjson:  fj_format_double (shortest round trip, Schubfach)
 //   snprintf:  "%.17g" (round-trips, not shortest)
-// Bytes per second are the input document's size for write/, and the
-// numbers' count is reported as items for format_double/.
+// minify/LIBRARY/FILE: whitespace removed from a whole corpus document:
+//   fastjson:  fj_minify into a reused fj_buffer (validates the document
+//              fully first: invalid input produces no output)
+//   simdjson:  simdjson::minify into a reused buffer (no validation)
+// Bytes per second are the input document's size for write/ and minify/,
+// and the numbers' count is reported as items for format_double/.
 #include "corpus.hpp"
 
 #include <benchmark/benchmark.h>
@@ -18,6 +22,10 @@
 #include <vector>
 
 #include "fastjson.h"
+
+#ifdef FJ_BENCH_SIMDJSON
+#include <simdjson.h>
+#endif
 
 #if __has_include(<rapidjson/writer.h>)
 #define FJ_BENCH_RAPIDJSON 1
@@ -45,6 +53,55 @@ struct recording {
   std::vector<event> events;
   std::string arena;
 };
+
+void minify_fastjson(benchmark::State &state, const fjbench::file *f) {
+  fj_parser *p;
+  if (fj_parser_new(&p, nullptr) != FJ_OK) fjbench::fail("fj_parser_new");
+  fj_buffer out = {};
+  if (fj_minify(p, f->data.data(), f->data.size(), fj_sink_buffer(&out)) != FJ_OK)
+    fjbench::fail("fj_minify fails on " + f->name);
+  size_t bytes = out.len;
+  for (auto _ : state) {
+    out.len = 0;
+    fj_error e = fj_minify(p, f->data.data(), f->data.size(), fj_sink_buffer(&out));
+    benchmark::DoNotOptimize(e);
+    benchmark::DoNotOptimize(out.data);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+  state.counters["output_bytes"] = double(bytes);
+  fj_buffer_free(&out);
+  fj_parser_free(p);
+}
+
+#ifdef FJ_BENCH_SIMDJSON
+void minify_simdjson(benchmark::State &state, const fjbench::file *f) {
+  std::vector<char> out(f->data.size() + simdjson::SIMDJSON_PADDING);
+  size_t n = 0;
+  if (simdjson::minify(f->data.data(), f->data.size(), out.data(), n) != simdjson::SUCCESS)
+    fjbench::fail("simdjson::minify fails on " + f->name);
+  size_t bytes = n;
+  for (auto _ : state) {
+    auto e = simdjson::minify(f->data.data(), f->data.size(), out.data(), n);
+    benchmark::DoNotOptimize(e);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+  state.counters["output_bytes"] = double(bytes);
+}
+#endif
+
+void register_minify() {
+  for (const fjbench::file &f : fjbench::corpus()) {
+    benchmark::RegisterBenchmark(("minify/fastjson/" + f.name).c_str(), minify_fastjson, &f);
+#ifdef FJ_BENCH_SIMDJSON
+    benchmark::RegisterBenchmark(("minify/simdjson/" + f.name).c_str(), minify_simdjson, &f);
+#endif
+  }
+}
+
+fjbench::registrar reg_minify(register_minify);
 
 #ifdef FJ_BENCH_RAPIDJSON
 struct recorder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, recorder> {

@@ -33,9 +33,7 @@
 
 /* floor(x / 2^s), also for negative x (>> of a negative value is
  * implementation-defined in C). */
-static inline int floor_shift(int64_t x, int s) {
-  return x >= 0 ? (int)(x >> s) : (int)~(~x >> s);
-}
+static inline int floor_shift(int64_t x, int s) { return x >= 0 ? (int)(x >> s) : (int)~(~x >> s); }
 /* floor(q * log10(2)) */
 static inline int floor_log10_pow2(int q) {
   return floor_shift(q * FJ_DTOA_LOG10_2_NUM, FJ_DTOA_LOG10_2_SHIFT);
@@ -186,8 +184,10 @@ size_t fj__dtoa(char *out, double v) {
   char *dig = p + 1;
   size_t n = put_digits(dig, d.digits);
   int x = d.exp10 + (int)n - 1; /* v = d.ddd * 10^x */
-  while (n > 8 && memcmp(dig + n - 8, zeros8, 8) == 0) n -= 8;
-  while (dig[n - 1] == '0') n--;
+  while (n > 8 && memcmp(dig + n - 8, zeros8, 8) == 0)
+    n -= 8;
+  while (dig[n - 1] == '0')
+    n--;
   if (x >= 0 && x < 21) {
     size_t ip = (size_t)x + 1; /* digits before the point */
     if (n <= ip) {             /* integral: pad with zeros, then ".0" */
@@ -196,8 +196,25 @@ size_t fj__dtoa(char *out, double v) {
       memcpy(p + ip, ".0", 2);
       return (size_t)(p - out) + ip + 2;
     }
-    memmove(p, dig, ip);
-    p[ip] = '.';
+    if (ip < 8) {
+      /* slide the first ip digits left over one word: byte j of the word
+       * becomes digit j before the point, '.' at ip, digit j - 1 after
+       * (the digits from 7 on are already in place) */
+      uint64_t t, lo_mask = (UINT64_C(1) << (8 * ip)) - 1;
+      memcpy(&t, dig, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      t = __builtin_bswap64(t);
+#endif
+      uint64_t word = (t & lo_mask) | ((uint64_t)'.' << (8 * ip)) |
+                      ((t << 8) & ~(lo_mask | (UINT64_C(0xFF) << (8 * ip))));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      word = __builtin_bswap64(word);
+#endif
+      memcpy(p, &word, 8);
+    } else {
+      memmove(p, dig, ip);
+      p[ip] = '.';
+    }
     return (size_t)(p - out) + n + 1;
   }
   if (x < 0 && x >= -6) { /* 0.000ddd */

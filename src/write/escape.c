@@ -7,6 +7,10 @@
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define FJ_ESCAPE_SSE2 1
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <tmmintrin.h>
+#define FJ_UTF8_SSSE3 1
+#endif
 #endif
 
 static const char hex_digits[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
@@ -55,10 +59,14 @@ static inline size_t utf8_seq(const uint8_t *s, size_t n, uint32_t *cp, size_t *
   }
   /* the second byte's range excludes overlongs, surrogates and > U+10FFFF */
   uint8_t lo = 0x80, hi = 0xBF;
-  if (c0 == 0xE0) lo = 0xA0;
-  else if (c0 == 0xED) hi = 0x9F;
-  else if (c0 == 0xF0) lo = 0x90;
-  else if (c0 == 0xF4) hi = 0x8F;
+  if (c0 == 0xE0)
+    lo = 0xA0;
+  else if (c0 == 0xED)
+    hi = 0x9F;
+  else if (c0 == 0xF0)
+    lo = 0x90;
+  else if (c0 == 0xF4)
+    hi = 0x8F;
   if (n < 2 || s[1] < lo || s[1] > hi) return 0;
   *skip = 2;
   if (n < 3 || (s[2] & 0xC0) != 0x80) return 0;
@@ -162,15 +170,56 @@ static inline uint64_t scan8(uint64_t x, uint8_t slash, uint64_t high) {
 static inline unsigned lowest_byte(uint64_t m) { return (unsigned)__builtin_ctzll(m) >> 3; }
 #endif
 
+#ifdef FJ_ESCAPE_SSE2
+static inline scan_consts make_consts(unsigned flags) {
+  bool stop_high = (flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
+  scan_consts k = {
+      _mm_set1_epi8('"'), _mm_set1_epi8('\\'), _mm_set1_epi8((flags & FJ__ESC_SLASH) ? '/' : '"'),
+      _mm_set1_epi8(stop_high ? 0 : (char)0x80), _mm_set1_epi8(stop_high ? 0x20 : (char)0xA0)};
+  return k;
+}
+
+static inline void store8(uint8_t *d, uint64_t x) { memcpy(d, &x, 8); }
+static inline uint64_t load8(const uint8_t *s) {
+  uint64_t x;
+  memcpy(&x, s, 8);
+  return x;
+}
+
+/* The rem < 16 bytes at s in a vector padded with spaces (which never stop
+ * the scan), without reading past s + rem and without a call to memcpy. */
+static inline __m128i load_partial(const uint8_t *s, size_t rem) {
+  uint8_t tmp[16];
+  _mm_storeu_si128((__m128i *)(void *)tmp, _mm_set1_epi8(' '));
+  if (rem >= 8) {
+    uint64_t lo = load8(s), hi = load8(s + rem - 8);
+    store8(tmp, lo);
+    store8(tmp + rem - 8, hi);
+  } else if (rem >= 4) {
+    uint32_t lo, hi;
+    memcpy(&lo, s, 4);
+    memcpy(&hi, s + rem - 4, 4);
+    memcpy(tmp, &lo, 4);
+    memcpy(tmp + rem - 4, &hi, 4);
+  } else if (rem) {
+    tmp[0] = s[0];
+    tmp[rem >> 1] = s[rem >> 1];
+    tmp[rem - 1] = s[rem - 1];
+  }
+  return _mm_loadu_si128((const __m128i *)(const void *)tmp);
+}
+
+/* 16 x 0xFF then 16 x 0: loaded at offset r, the first 16 - r lanes set. */
+static const uint8_t keep_mask[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+#endif
+
 fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, size_t *written) {
   size_t i = 0, o = 0;
-  bool stop_high = (flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
 #ifdef FJ_ESCAPE_SSE2
-  scan_consts k = {_mm_set1_epi8('"'), _mm_set1_epi8('\\'),
-                   _mm_set1_epi8((flags & FJ__ESC_SLASH) ? '/' : '"'),
-                   _mm_set1_epi8(stop_high ? 0 : (char)0x80),
-                   _mm_set1_epi8(stop_high ? 0x20 : (char)0xA0)};
+  scan_consts k = make_consts(flags);
 #else
+  bool stop_high = (flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
   uint8_t slash = (flags & FJ__ESC_SLASH) ? '/' : '"';
   uint64_t high = stop_high ? FJ_HIGHS : 0;
 #endif
@@ -208,14 +257,24 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
 #endif
     /* the tail, fewer than one block */
 #ifdef FJ_ESCAPE_SSE2
-    if (i < n) { /* through a copy padded with spaces, which never stop the scan */
+    if (i < n) {
       size_t rem = n - i;
-      uint8_t tmp[16];
-      _mm_storeu_si128((__m128i *)(void *)tmp, _mm_set1_epi8(' '));
-      memcpy(tmp, src + i, rem);
-      __m128i v = _mm_loadu_si128((const __m128i *)(const void *)tmp);
-      _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
-      unsigned m = scan16(v, &k);
+      unsigned m;
+      if (n >= 16) {
+        /* the last 16 bytes of the string, which overlap bytes already done:
+         * blend them behind the output already written (o >= i) */
+        size_t back = 16 - rem;
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
+        __m128i old = _mm_loadu_si128((const __m128i *)(const void *)(dst + o - back));
+        __m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(keep_mask + rem));
+        _mm_storeu_si128((__m128i *)(void *)(dst + o - back),
+                         _mm_or_si128(_mm_and_si128(keep, old), _mm_andnot_si128(keep, v)));
+        m = scan16(v, &k) >> back;
+      } else {
+        __m128i v = load_partial(src + i, rem);
+        _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
+        m = scan16(v, &k);
+      }
       if (m) {
         unsigned z = (unsigned)__builtin_ctz(m);
         i += z;
@@ -226,13 +285,26 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
       o += rem;
     }
 #else
-    while (i < n && !must_stop(src[i], flags)) dst[o++] = src[i++];
+    while (i < n && !must_stop(src[i], flags))
+      dst[o++] = src[i++];
 #endif
     if (i == n) break;
   stop:
     if (src[i] < 0x80) {
       o += put_ascii_escape(dst + o, src[i]);
       i++;
+    } else if ((flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE | FJ__ESC_REPLACE)) ==
+               FJ__ESC_VALIDATE) {
+      /* non-ASCII copied as it is: check the rest of the string once, with
+       * the vector validator, then let it pass the scan */
+      if (!fj__utf8_valid(src + i, n - i)) return FJ_ERR_UTF8;
+      flags &= ~(unsigned)FJ__ESC_VALIDATE;
+#ifdef FJ_ESCAPE_SSE2
+      k = make_consts(flags);
+#else
+      high = 0;
+#endif
+      continue;
     } else {
       fj_error err = put_non_ascii(dst, &o, src, &i, n, flags);
       if (err) return err;
@@ -243,7 +315,7 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
   return FJ_OK;
 }
 
-bool fj__utf8_valid(const uint8_t *src, size_t n) {
+static bool utf8_valid_scalar(const uint8_t *src, size_t n) {
   size_t i = 0;
   while (i < n) {
 #ifdef FJ_ESCAPE_SSE2
@@ -251,7 +323,8 @@ bool fj__utf8_valid(const uint8_t *src, size_t n) {
            !_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(src + i))))
       i += 16;
 #endif
-    while (i < n && src[i] < 0x80) i++;
+    while (i < n && src[i] < 0x80)
+      i++;
     while (i < n && src[i] >= 0x80) {
       uint32_t cp;
       size_t skip, len = utf8_seq(src + i, n - i, &cp, &skip);
@@ -260,6 +333,101 @@ bool fj__utf8_valid(const uint8_t *src, size_t n) {
     }
   }
   return true;
+}
+
+#ifdef FJ_UTF8_SSSE3
+/* The lookup algorithm of J. Keiser and D. Lemire, "Validating UTF-8 in
+ * less than one instruction per byte", Software: Practice and Experience
+ * 51(5), 2021 (as in simdjson and src/scan/utf8_simd.h), over 16-byte
+ * blocks with SSSE3's byte shuffle; compiled for SSSE3 only here and
+ * chosen at run time (the baseline is SSE2). An error is a bit set in all
+ * three lookups (previous byte's high and low nibble, current byte's high
+ * nibble); the 2nd/3rd continuations of 3- and 4-byte sequences flip the
+ * "two continuations" bit, which must then cancel. */
+enum {
+  U8_TOO_SHORT = 1 << 0,
+  U8_TOO_LONG = 1 << 1,
+  U8_OVERLONG_3 = 1 << 2,
+  U8_TOO_LARGE = 1 << 3,
+  U8_SURROGATE = 1 << 4,
+  U8_OVERLONG_2 = 1 << 5,
+  U8_TOO_LARGE_1000 = 1 << 6,
+  U8_OVERLONG_4 = 1 << 6,
+  U8_TWO_CONTS = 1 << 7,
+  U8_CARRY = U8_TOO_SHORT | U8_TOO_LONG | U8_TWO_CONTS,
+  U8_BIG = U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000,
+  U8_CONT = U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS
+};
+
+__attribute__((target("ssse3"))) static inline __m128i utf8_block_errors(__m128i in, __m128i prev) {
+  const __m128i byte1_high = _mm_setr_epi8(
+      U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
+      U8_TOO_LONG, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
+      U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
+      U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4);
+  const __m128i byte1_low =
+      _mm_setr_epi8((char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4),
+                    (char)(U8_CARRY | U8_OVERLONG_2), (char)U8_CARRY, (char)U8_CARRY,
+                    (char)(U8_CARRY | U8_TOO_LARGE), (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
+                    (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
+                    (char)(U8_BIG | U8_SURROGATE), (char)U8_BIG, (char)U8_BIG);
+  const __m128i byte2_high = _mm_setr_epi8(
+      U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
+      U8_TOO_SHORT, U8_TOO_SHORT,
+      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE_1000 | U8_OVERLONG_4),
+      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE), (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE),
+      (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE), U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
+      U8_TOO_SHORT);
+  const __m128i nib = _mm_set1_epi8(0x0F);
+  __m128i prev1 = _mm_alignr_epi8(in, prev, 15);
+  __m128i sc = _mm_and_si128(
+      _mm_and_si128(_mm_shuffle_epi8(byte1_high, _mm_and_si128(_mm_srli_epi16(prev1, 4), nib)),
+                    _mm_shuffle_epi8(byte1_low, _mm_and_si128(prev1, nib))),
+      _mm_shuffle_epi8(byte2_high, _mm_and_si128(_mm_srli_epi16(in, 4), nib)));
+  __m128i prev2 = _mm_alignr_epi8(in, prev, 14), prev3 = _mm_alignr_epi8(in, prev, 13);
+  __m128i must23 = _mm_or_si128(_mm_subs_epu8(prev2, _mm_set1_epi8((char)(0xE0 - 0x80))),
+                                _mm_subs_epu8(prev3, _mm_set1_epi8((char)(0xF0 - 0x80))));
+  return _mm_xor_si128(_mm_and_si128(must23, _mm_set1_epi8((char)0x80)), sc);
+}
+
+__attribute__((target("ssse3"))) static bool utf8_valid_ssse3(const uint8_t *src, size_t n) {
+  /* a block ending in a lead byte (or a 3/4-byte lead 2 or 3 back) is
+   * incomplete: bytes above these limits */
+  const __m128i max_tail = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                         (char)(0xF0 - 1), (char)(0xE0 - 1), (char)(0xC0 - 1));
+  __m128i prev = _mm_setzero_si128(), err = _mm_setzero_si128(), incomplete = err;
+  size_t i = 0;
+  for (;;) {
+    __m128i in;
+    if (i + 16 <= n) {
+      in = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+    } else if (i < n) { /* the tail, padded with NULs (which end any sequence) */
+      uint8_t tmp[16] = {0};
+      memcpy(tmp, src + i, n - i);
+      in = _mm_loadu_si128((const __m128i *)(const void *)tmp);
+    } else {
+      break;
+    }
+    if (_mm_movemask_epi8(in)) {
+      err = _mm_or_si128(err, utf8_block_errors(in, prev));
+      incomplete = _mm_subs_epu8(in, max_tail);
+    } else {
+      err = _mm_or_si128(err, incomplete);
+      incomplete = _mm_setzero_si128();
+    }
+    prev = in;
+    i += 16;
+  }
+  err = _mm_or_si128(err, incomplete);
+  return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) == 0xFFFF;
+}
+#endif
+
+bool fj__utf8_valid(const uint8_t *src, size_t n) {
+#ifdef FJ_UTF8_SSSE3
+  if (__builtin_cpu_supports("ssse3")) return utf8_valid_ssse3(src, n);
+#endif
+  return utf8_valid_scalar(src, n);
 }
 
 size_t fj__utf8_cut(const uint8_t *src, size_t n) {

@@ -58,8 +58,32 @@ static inline size_t fj__put_upto8(char *out, uint32_t n) {
   return k + 4;
 }
 
-/* Unsigned and signed 64-bit integers: at most 20 bytes written. */
-size_t fj__u64toa(char *out, uint64_t v);
-size_t fj__i64toa(char *out, int64_t v);
+/* Unsigned and signed 64-bit integers: at most 20 bytes written. Inline:
+ * the writer's integer events are little more than this. */
+static inline size_t fj__u64toa(char *out, uint64_t v) {
+  if (v < 100000000u) return fj__put_upto8(out, (uint32_t)v);
+  if (v < UINT64_C(10000000000000000)) { /* 9 to 16 digits: two groups */
+    uint64_t hi = v / 100000000u;
+    size_t k = fj__put_upto8(out, (uint32_t)hi);
+    fj__put8(out + k, (uint32_t)(v - hi * 100000000u));
+    return k + 8;
+  }
+  /* 17 to 20 digits: the top group has at most 4 (2^64 < 1.9 * 10^19) */
+  uint64_t top = v / UINT64_C(10000000000000000);
+  uint64_t rest = v - top * UINT64_C(10000000000000000);
+  uint64_t mid = rest / 100000000u;
+  size_t k = fj__put_upto8(out, (uint32_t)top);
+  fj__put8(out + k, (uint32_t)mid);
+  fj__put8(out + k + 8, (uint32_t)(rest - mid * 100000000u));
+  return k + 16;
+}
+
+static inline size_t fj__i64toa(char *out, int64_t v) {
+  /* negate in unsigned arithmetic: INT64_MIN has no positive twin */
+  uint64_t mag = (uint64_t)v;
+  if (v >= 0) return fj__u64toa(out, mag);
+  out[0] = '-';
+  return 1 + fj__u64toa(out + 1, 0 - mag);
+}
 
 #endif

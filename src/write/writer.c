@@ -18,6 +18,11 @@
 #include "write/itoa.h"
 #include "write/sink_internal.h"
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define FJ_ESCAPE_SSE2_WRITER 1
+#endif
+
 #include "util/compiler.h"
 
 /* Where the document stands. Values are allowed in the first four. */
@@ -49,13 +54,17 @@ struct fj_writer {
   uint8_t *pos, *end; /* the output window: free room is [pos, end) */
   uint8_t *mark;      /* where the current event's output began (to take it back) */
   uint8_t state;
-  uint8_t fast_end; /* states below it take the compact fast path: 4, or 0 when pretty */
+  uint8_t fast_end;  /* states below it take the compact fast path: 4, or 0 when pretty */
+  uint8_t pair_fast; /* 2, or 0 when pretty: keys and ends whose state is one of the two
+                      * that allow them take the compact fast path */
+  bool short_ok;     /* short strings may take the inline path (no '/' escaping) */
   bool finished;
   bool pretty;
   unsigned esc; /* FJ__ESC_* */
   uint32_t flags;
   fj_error err; /* the sink's first error, returned from then on */
   uint32_t depth, max_depth;
+  const uint8_t *short_k; /* constants of the short-string scan (copy_short()) */
   uint32_t indent;
   uint8_t indent_char;
   uint64_t *stack; /* bit d: level d + 1 is an object */
@@ -221,6 +230,126 @@ static inline void put_colon(fj_writer *w) {
   w->state = ST_OBJ_VALUE;
 }
 
+/* ---- the inline paths ------------------------------------------------------
+ *
+ * Every event first tries a compact-mode path that needs no function call:
+ * one state compare, one room compare, the bytes. Anything else (pretty
+ * output, misuse, a full window, a string that needs escaping or checking)
+ * falls to the general code below, which starts over from the unchanged
+ * state. */
+
+#define FJ_SHORT_MAX 32u
+/* Room the inline string paths ask for: comma, quotes, colon, the bytes. */
+#define FJ_SHORT_ROOM (FJ_SHORT_MAX + 8u)
+
+static inline uint32_t load_u32(const uint8_t *s) {
+  uint32_t x;
+  memcpy(&x, s, 4);
+  return x;
+}
+
+#ifdef FJ_ESCAPE_SSE2_WRITER
+/* The short-string scan's constants, 16 copies each: '"', '\\', then a bias
+ * and a limit such that (byte ^ bias) < limit (signed) for control
+ * characters, and also for bytes >= 0x80 in short_k_high. */
+#define FJ_K16(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const uint8_t short_k_high[64] = {FJ_K16('"'), FJ_K16('\\'), FJ_K16(0x00), FJ_K16(0x20)};
+static const uint8_t short_k_low[64] = {FJ_K16('"'), FJ_K16('\\'), FJ_K16(0x80), FJ_K16(0xA0)};
+#undef FJ_K16
+
+static inline unsigned scan_short(__m128i v, const uint8_t *k) {
+  const __m128i q = _mm_loadu_si128((const __m128i *)(const void *)k);
+  const __m128i bs = _mm_loadu_si128((const __m128i *)(const void *)(k + 16));
+  const __m128i bias = _mm_loadu_si128((const __m128i *)(const void *)(k + 32));
+  const __m128i lim = _mm_loadu_si128((const __m128i *)(const void *)(k + 48));
+  __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs));
+  m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_xor_si128(v, bias), lim));
+  return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* Copies the n <= FJ_SHORT_MAX bytes at s to d (room for n bytes) when
+ * none needs escaping or UTF-8 checking, and returns true; returns false
+ * otherwise, after possibly storing some bytes at d. Reads only s[0, n):
+ * shorter strings are gathered with overlapping 8- or 4-byte loads. */
+static inline bool copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *k) {
+  if (n >= 16) {
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
+    if (scan_short(a, k) | scan_short(b, k)) return false;
+    _mm_storeu_si128((__m128i *)(void *)d, a);
+    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), b);
+    return true;
+  }
+  if (n >= 8) {
+    __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
+    if (scan_short(_mm_unpacklo_epi64(a, b), k)) return false;
+    _mm_storel_epi64((__m128i *)(void *)d, a);
+    _mm_storel_epi64((__m128i *)(void *)(d + n - 8), b);
+    return true;
+  }
+  uint32_t lo, hi;
+  if (n >= 4) {
+    lo = load_u32(s);
+    hi = load_u32(s + n - 4);
+  } else if (n) {
+    lo = s[0] | ((uint32_t)s[n >> 1] << 8) | ((uint32_t)s[n - 1] << 16) | 0x20000000u;
+    hi = lo;
+  } else {
+    return true;
+  }
+  __m128i v = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)lo), _mm_cvtsi32_si128((int)hi));
+  if (scan_short(v, k) & 0xFF) return false;
+  if (n >= 4) {
+    memcpy(d, &lo, 4);
+    memcpy(d + n - 4, &hi, 4);
+  } else {
+    d[0] = (uint8_t)lo;
+    d[n >> 1] = (uint8_t)(lo >> 8);
+    d[n - 1] = (uint8_t)(lo >> 16);
+  }
+  return true;
+}
+#else
+static inline uint64_t load_u64(const uint8_t *s) {
+  uint64_t x;
+  memcpy(&x, s, 8);
+  return x;
+}
+#define FJ_W_ONES UINT64_C(0x0101010101010101)
+#define FJ_W_HIGHS UINT64_C(0x8080808080808080)
+/* High bits of the bytes of x that are '"', '\\', below 0x20, or (with
+ * high = all ones) >= 0x80; nonzero exactly when x holds one (the borrows
+ * of the subtractions only make false hits above a true one). The byte
+ * order does not matter. */
+static inline uint64_t swar_special(uint64_t x, uint64_t high) {
+  uint64_t q = x ^ (FJ_W_ONES * '"'), b = x ^ (FJ_W_ONES * '\\');
+  uint64_t m = ((q - FJ_W_ONES) & ~q) | ((b - FJ_W_ONES) & ~b) | ((x - FJ_W_ONES * 0x20) & ~x);
+  return (m | (x & high)) & FJ_W_HIGHS;
+}
+
+/* Copies the n <= FJ_SHORT_MAX bytes at s to d (room for n bytes) when
+ * none needs escaping or UTF-8 checking, and returns true; returns false
+ * otherwise. k is NULL when bytes >= 0x80 need no check. */
+static inline bool copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *k) {
+  uint64_t high = k ? ~UINT64_C(0) : 0, m = 0;
+  if (n >= 8) {
+    for (size_t i = 0; i + 8 <= n; i += 8)
+      m |= swar_special(load_u64(s + i), high);
+    m |= swar_special(load_u64(s + n - 8), high);
+  } else if (n >= 4) {
+    m = swar_special((uint64_t)load_u32(s) | ((uint64_t)load_u32(s + n - 4) << 32), high);
+  } else if (n) {
+    m = swar_special(s[0] | ((uint64_t)s[n >> 1] << 8) | ((uint64_t)s[n - 1] << 16) |
+                         (UINT64_C(0x2020202020) << 24),
+                     high);
+  }
+  if (m) return false;
+  memcpy(d, s, n);
+  return true;
+}
+#endif
+
 /* ---- creation -------------------------------------------------------------- */
 
 static void start(fj_writer *w, fj_sink sink) {
@@ -278,12 +407,20 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
   w->max_depth = o.max_depth ? o.max_depth : FJ_DEFAULT_MAX_DEPTH;
   w->pretty = (o.flags & FJ_WRITE_PRETTY) != 0;
   w->fast_end = w->pretty ? 0 : ST_VALUE_END;
+  w->pair_fast = w->pretty ? 0 : 2;
   w->indent_char = (o.flags & FJ_WRITE_TABS) ? '\t' : ' ';
   w->indent = o.indent ? o.indent : (o.flags & FJ_WRITE_TABS) ? 1 : 2;
   if (!(o.flags & FJ_WRITE_NO_VALIDATE_UTF8)) w->esc |= FJ__ESC_VALIDATE;
   if (o.flags & FJ_WRITE_ESCAPE_UNICODE) w->esc |= FJ__ESC_UNICODE | FJ__ESC_VALIDATE;
   if (o.flags & FJ_WRITE_REPLACE_INVALID_UTF8) w->esc |= FJ__ESC_REPLACE;
   if (o.flags & FJ_WRITE_ESCAPE_SLASH) w->esc |= FJ__ESC_SLASH;
+  w->short_ok = !(w->esc & FJ__ESC_SLASH);
+  bool stop_high = (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
+#ifdef FJ_ESCAPE_SSE2_WRITER
+  w->short_k = stop_high ? short_k_high : short_k_low;
+#else
+  w->short_k = stop_high ? (const uint8_t *)w : NULL; /* only tested for NULL */
+#endif
   size_t words = (w->max_depth + 63) / 64;
   w->stack = fj__malloc(&a, words * sizeof *w->stack);
   w->icap = FJ_WBUF_SIZE;
@@ -315,7 +452,7 @@ void fj_writer_free(fj_writer *w) {
 
 /* ---- containers ------------------------------------------------------------ */
 
-static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
+FJ_SLOW static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
   if (!w) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(w->depth >= w->max_depth)) {
     fj_error err = value_state_error(w->state);
@@ -338,19 +475,16 @@ static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
 static fj_error end_state_error(unsigned st, bool object) {
   switch (st) {
   case ST_ARR_FIRST:
-  case ST_ARR_NEXT:
-    return object ? FJ_ERR_WRONG_TYPE : FJ_OK;
+  case ST_ARR_NEXT: return object ? FJ_ERR_WRONG_TYPE : FJ_OK;
   case ST_OBJ_KEY_FIRST:
-  case ST_OBJ_KEY_NEXT:
-    return object ? FJ_OK : FJ_ERR_WRONG_TYPE;
-  case ST_DONE:
-    return FJ_ERR_TRAILING_CONTENT;
+  case ST_OBJ_KEY_NEXT: return object ? FJ_OK : FJ_ERR_WRONG_TYPE;
+  case ST_DONE: return FJ_ERR_TRAILING_CONTENT;
   default: /* ST_ROOT: nothing is open; ST_OBJ_VALUE: a key waits for its value */
     return FJ_ERR_EXPECTED_VALUE;
   }
 }
 
-static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
+FJ_SLOW static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
   if (!w) return FJ_ERR_INVALID_ARG;
   unsigned st = w->state;
   fj_error err = end_state_error(st, object);
@@ -366,10 +500,49 @@ static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
   return FJ_OK;
 }
 
-fj_error fj_writer_begin_object(fj_writer *w) { return begin_container(w, '{', true); }
-fj_error fj_writer_end_object(fj_writer *w) { return end_container(w, '}', true); }
-fj_error fj_writer_begin_array(fj_writer *w) { return begin_container(w, '[', false); }
-fj_error fj_writer_end_array(fj_writer *w) { return end_container(w, ']', false); }
+static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
+  if (FJ_LIKELY(w != NULL)) {
+    unsigned st = w->state;
+    uint8_t *p = w->pos;
+    uint32_t d = w->depth;
+    if (FJ_LIKELY(st < w->fast_end && d < w->max_depth && w->end - p >= 2)) {
+      *p = ',';
+      p += st == ST_ARR_NEXT;
+      *p++ = c;
+      w->pos = p;
+      w->depth = d + 1;
+      uint64_t bit = UINT64_C(1) << (d & 63);
+      if (object)
+        w->stack[d >> 6] |= bit;
+      else
+        w->stack[d >> 6] &= ~bit;
+      w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+      return FJ_OK;
+    }
+  }
+  return begin_container(w, c, object);
+}
+
+/* `first`: the first of the two states this end may come in. */
+static inline fj_error end_fast(fj_writer *w, uint8_t c, bool object, unsigned first) {
+  if (FJ_LIKELY(w != NULL)) {
+    unsigned st = w->state;
+    uint8_t *p = w->pos;
+    if (FJ_LIKELY(st - first < w->pair_fast && p < w->end)) {
+      *p++ = c;
+      w->pos = p;
+      uint32_t d = --w->depth;
+      w->state = d == 0 ? ST_DONE : level_is_object(w, d) ? ST_OBJ_KEY_NEXT : ST_ARR_NEXT;
+      return FJ_OK;
+    }
+  }
+  return end_container(w, c, object);
+}
+
+fj_error fj_writer_begin_object(fj_writer *w) { return begin_fast(w, '{', true); }
+fj_error fj_writer_end_object(fj_writer *w) { return end_fast(w, '}', true, ST_OBJ_KEY_FIRST); }
+fj_error fj_writer_begin_array(fj_writer *w) { return begin_fast(w, '[', false); }
+fj_error fj_writer_end_array(fj_writer *w) { return end_fast(w, ']', false, ST_ARR_FIRST); }
 
 /* ---- strings and keys ------------------------------------------------------ */
 
@@ -424,7 +597,7 @@ static fj_error put_long_string(fj_writer *w, const char *s, size_t n, bool key)
   return FJ_OK;
 }
 
-fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
+FJ_SLOW static fj_error stringn_slow(fj_writer *w, const char *s, size_t len) {
   if (!w || (!s && len)) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(len > FJ_STR_CHUNK)) return put_long_string(w, s, len, false);
   fj_error err = prefix_value(w, len * FJ_ESCAPE_RATIO + FJ_ESCAPE_SLACK + 2);
@@ -435,12 +608,31 @@ fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
   return FJ_OK;
 }
 
+fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
+  if (FJ_LIKELY(w != NULL && s != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
+    unsigned st = w->state;
+    uint8_t *p = w->pos;
+    if (FJ_LIKELY(st < w->fast_end && (size_t)(w->end - p) >= FJ_SHORT_ROOM)) {
+      *p = ',';
+      p += st == ST_ARR_NEXT;
+      *p++ = '"';
+      if (FJ_LIKELY(copy_short(p, (const uint8_t *)s, len, w->short_k))) {
+        p[len] = '"';
+        w->pos = p + len + 1;
+        w->state = after_value[st];
+        return FJ_OK;
+      }
+    }
+  }
+  return stringn_slow(w, s, len);
+}
+
 fj_error fj_writer_string(fj_writer *w, const char *s) {
   if (!s) return FJ_ERR_INVALID_ARG;
   return fj_writer_stringn(w, s, strlen(s));
 }
 
-fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
+FJ_SLOW static fj_error keyn_slow(fj_writer *w, const char *key, size_t len) {
   if (!w || (!key && len)) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(len > FJ_STR_CHUNK)) return put_long_string(w, key, len, true);
   fj_error err = prefix_key(w, len * FJ_ESCAPE_RATIO + FJ_ESCAPE_SLACK + 4);
@@ -451,6 +643,27 @@ fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
   return FJ_OK;
 }
 
+fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
+  if (FJ_LIKELY(w != NULL && key != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
+    unsigned st = w->state;
+    uint8_t *p = w->pos;
+    if (FJ_LIKELY(st - ST_OBJ_KEY_FIRST < w->pair_fast && (size_t)(w->end - p) >= FJ_SHORT_ROOM)) {
+      *p = ',';
+      p += st == ST_OBJ_KEY_NEXT;
+      *p++ = '"';
+      if (FJ_LIKELY(copy_short(p, (const uint8_t *)key, len, w->short_k))) {
+        p += len;
+        p[0] = '"';
+        p[1] = ':';
+        w->pos = p + 2;
+        w->state = ST_OBJ_VALUE;
+        return FJ_OK;
+      }
+    }
+  }
+  return keyn_slow(w, key, len);
+}
+
 fj_error fj_writer_key(fj_writer *w, const char *key) {
   if (!key) return FJ_ERR_INVALID_ARG;
   return fj_writer_keyn(w, key, strlen(key));
@@ -458,7 +671,25 @@ fj_error fj_writer_key(fj_writer *w, const char *key) {
 
 /* ---- scalars --------------------------------------------------------------- */
 
-fj_error fj_writer_int64(fj_writer *w, int64_t v) {
+/* The inline path of a scalar: `need` bytes of room after the comma; PUT
+ * writes the value at p (a uint8_t *) and advances p. */
+#define FJ_SCALAR_FAST(w, need, PUT)                                                               \
+  do {                                                                                             \
+    if (FJ_LIKELY((w) != NULL)) {                                                                  \
+      unsigned st_ = (w)->state;                                                                   \
+      uint8_t *p = (w)->pos;                                                                       \
+      if (FJ_LIKELY(st_ < (w)->fast_end && (size_t)((w)->end - p) > (need))) {                     \
+        *p = ',';                                                                                  \
+        p += st_ == ST_ARR_NEXT;                                                                   \
+        PUT;                                                                                       \
+        (w)->pos = p;                                                                              \
+        (w)->state = after_value[st_];                                                             \
+        return FJ_OK;                                                                              \
+      }                                                                                            \
+    }                                                                                              \
+  } while (0)
+
+FJ_SLOW static fj_error int64_slow(fj_writer *w, int64_t v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 24);
   if (FJ_UNLIKELY(err)) return err;
@@ -467,7 +698,12 @@ fj_error fj_writer_int64(fj_writer *w, int64_t v) {
   return FJ_OK;
 }
 
-fj_error fj_writer_uint64(fj_writer *w, uint64_t v) {
+fj_error fj_writer_int64(fj_writer *w, int64_t v) {
+  FJ_SCALAR_FAST(w, 24, p += fj__i64toa((char *)p, v));
+  return int64_slow(w, v);
+}
+
+FJ_SLOW static fj_error uint64_slow(fj_writer *w, uint64_t v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 24);
   if (FJ_UNLIKELY(err)) return err;
@@ -476,13 +712,18 @@ fj_error fj_writer_uint64(fj_writer *w, uint64_t v) {
   return FJ_OK;
 }
 
+fj_error fj_writer_uint64(fj_writer *w, uint64_t v) {
+  FJ_SCALAR_FAST(w, 24, p += fj__u64toa((char *)p, v));
+  return uint64_slow(w, v);
+}
+
 static inline bool is_finite(double v) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
   return ((bits >> 52) & 0x7FF) != 0x7FF;
 }
 
-fj_error fj_writer_double(fj_writer *w, double v) {
+FJ_SLOW static fj_error double_slow(fj_writer *w, double v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(!is_finite(v))) {
     if (w->flags & FJ_WRITE_NONFINITE_AS_NULL) return fj_writer_null(w);
@@ -496,7 +737,12 @@ fj_error fj_writer_double(fj_writer *w, double v) {
   return FJ_OK;
 }
 
-fj_error fj_writer_bool(fj_writer *w, bool v) {
+fj_error fj_writer_double(fj_writer *w, double v) {
+  if (FJ_LIKELY(is_finite(v))) FJ_SCALAR_FAST(w, FJ_DTOA_BUF, p += fj__dtoa((char *)p, v));
+  return double_slow(w, v);
+}
+
+FJ_SLOW static fj_error bool_slow(fj_writer *w, bool v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 5);
   if (FJ_UNLIKELY(err)) return err;
@@ -506,7 +752,12 @@ fj_error fj_writer_bool(fj_writer *w, bool v) {
   return FJ_OK;
 }
 
-fj_error fj_writer_null(fj_writer *w) {
+fj_error fj_writer_bool(fj_writer *w, bool v) {
+  FJ_SCALAR_FAST(w, 5, memcpy(p, v ? "true " : "false", 5); p += 5 - v);
+  return bool_slow(w, v);
+}
+
+FJ_SLOW static fj_error null_slow(fj_writer *w) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 4);
   if (FJ_UNLIKELY(err)) return err;
@@ -514,6 +765,11 @@ fj_error fj_writer_null(fj_writer *w) {
   w->pos += 4;
   commit_value(w);
   return FJ_OK;
+}
+
+fj_error fj_writer_null(fj_writer *w) {
+  FJ_SCALAR_FAST(w, 4, memcpy(p, "null", 4); p += 4);
+  return null_slow(w);
 }
 
 fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
@@ -550,8 +806,7 @@ static fj_error sync_output(fj_writer *w) {
   case MODE_FIXED:
     w->fbuf->len = w->fbuf->needed = (size_t)(w->pos - (uint8_t *)w->fbuf->data);
     return FJ_OK;
-  default:
-    return flush_window(w);
+  default: return flush_window(w);
   }
 }
 
