@@ -69,7 +69,9 @@ static void print_digits(double v, int n, char *buf, size_t cap) {
   snprintf(buf, cap, "%.*e", n - 1, fabs(v));
 }
 
-static bool reads_back(const char *s, double v) { return to_bits(strtod(s, NULL)) == to_bits(fabs(v)); }
+static bool reads_back(const char *s, double v) {
+  return to_bits(strtod(s, NULL)) == to_bits(fabs(v));
+}
 
 /* Below a power of two the lower neighbour is twice as close as the upper
  * one: the rounding interval is lopsided there, and the nearest n-digit
@@ -118,20 +120,23 @@ static bool json_number_ok(const char *s, int x) {
     p++;
   } else {
     if (!(*p >= '1' && *p <= '9')) return false;
-    while (isdigit((unsigned char)*p)) p++;
+    while (isdigit((unsigned char)*p))
+      p++;
   }
   bool frac = false, exp = false;
   if (*p == '.') {
     p++;
     if (!isdigit((unsigned char)*p)) return false;
-    while (isdigit((unsigned char)*p)) p++;
+    while (isdigit((unsigned char)*p))
+      p++;
     frac = true;
   }
   if (*p == 'e' || *p == 'E') {
     p++;
     if (*p == '+' || *p == '-') p++;
     if (!isdigit((unsigned char)*p)) return false;
-    while (isdigit((unsigned char)*p)) p++;
+    while (isdigit((unsigned char)*p))
+      p++;
     exp = true;
   }
   if (*p) return false;
@@ -168,14 +173,16 @@ static void check(uint64_t bits, bool full, stats *st) {
     char ref[400];
     if (full) { /* the shortest length and the closest digits, searched from 1 */
       int shortest = 1;
-      while (shortest < 17 && !closest_n_digits(v, bits, shortest, ref, sizeof ref)) shortest++;
+      while (shortest < 17 && !closest_n_digits(v, bits, shortest, ref, sizeof ref))
+        shortest++;
       if (shortest == 17) closest_n_digits(v, bits, 17, ref, sizeof ref);
       ok = ok && digits == shortest;
       uint64_t rd = 0;
       for (const char *p = ref; *p && *p != 'e'; p++)
         if (isdigit((unsigned char)*p)) rd = rd * 10 + (uint64_t)(*p - '0');
       int rx = atoi(strchr(ref, 'e') + 1);
-      while (rd % 10 == 0 && rd) rd /= 10;
+      while (rd % 10 == 0 && rd)
+        rd /= 10;
       ok = ok && rd == d && rx == x;
     } else { /* minimal: no decimal with one digit fewer reads back */
       ok = ok && (digits == 1 || !closest_n_digits(v, bits, digits - 1, ref, sizeof ref));
@@ -300,9 +307,12 @@ static void test_special(void **state) {
   stats st = {0, 0};
   check(0, true, &st);
   check(UINT64_C(1) << 63, true, &st);
-  for (uint64_t t = 1; t <= 200000; t++) check(t, true, &st);
-  for (uint64_t t = 0; t < 1000; t++) check((UINT64_C(1) << 52) - 1 - t, true, &st);
-  for (int i = 0; i < 100000; i++) check(rng() & ((UINT64_C(1) << 52) - 1), true, &st);
+  for (uint64_t t = 1; t <= 200000; t++)
+    check(t, true, &st);
+  for (uint64_t t = 0; t < 1000; t++)
+    check((UINT64_C(1) << 52) - 1 - t, true, &st);
+  for (int i = 0; i < 100000; i++)
+    check(rng() & ((UINT64_C(1) << 52) - 1), true, &st);
   const double edges[] = {DBL_MIN, DBL_MAX, DBL_EPSILON, 1.0, 2.0};
   for (size_t i = 0; i < sizeof edges / sizeof *edges; i++)
     for (int delta = -3; delta <= 3; delta++) {
@@ -314,17 +324,20 @@ static void test_special(void **state) {
     char s[16];
     snprintf(s, sizeof s, "1e%d", p);
     uint64_t b = to_bits(strtod(s, NULL));
-    for (int delta = -2; delta <= 2; delta++) check(b + (uint64_t)(int64_t)delta, true, &st);
+    for (int delta = -2; delta <= 2; delta++)
+      check(b + (uint64_t)(int64_t)delta, true, &st);
   }
   for (uint64_t e = 1; e < 2047; e++) /* powers of two: the irregular spacing below them */
-    for (int delta = -2; delta <= 2; delta++) check((e << 52) + (uint64_t)(int64_t)delta, true, &st);
-  for (uint64_t i = 0; i <= 100000; i++) check(to_bits((double)i), true, &st);
+    for (int delta = -2; delta <= 2; delta++)
+      check((e << 52) + (uint64_t)(int64_t)delta, true, &st);
+  for (uint64_t i = 0; i <= 100000; i++)
+    check(to_bits((double)i), true, &st);
   for (int i = 0; i < 100000; i++) { /* random integers below 2^53 */
     uint64_t n = rng() >> (11 + rng() % 53);
     check(to_bits((double)n), true, &st);
   }
-  print_message("special values: %" PRIu64 " doubles checked, %" PRIu64 " mismatches\n",
-                st.checked, st.mismatches);
+  print_message("special values: %" PRIu64 " doubles checked, %" PRIu64 " mismatches\n", st.checked,
+                st.mismatches);
   assert_int_equal(st.mismatches, 0);
 }
 

@@ -40,7 +40,20 @@ static uint64_t rng(void) {
  * oracle, one event per line: { } [ ] k<hex> s<hex> i<int> u<uint> d<hex bits>
  * t f n. */
 
-typedef enum ev_kind { EV_BO, EV_EO, EV_BA, EV_EA, EV_KEY, EV_STR, EV_I64, EV_U64, EV_DBL, EV_TRUE, EV_FALSE, EV_NULL } ev_kind;
+typedef enum ev_kind {
+  EV_BO,
+  EV_EO,
+  EV_BA,
+  EV_EA,
+  EV_KEY,
+  EV_STR,
+  EV_I64,
+  EV_U64,
+  EV_DBL,
+  EV_TRUE,
+  EV_FALSE,
+  EV_NULL
+} ev_kind;
 
 typedef struct event {
   ev_kind kind;
@@ -107,7 +120,8 @@ static void ev_dump(FILE *f, const events *l) {
     case EV_KEY:
     case EV_STR:
       fputc(e->kind == EV_KEY ? 'k' : 's', f);
-      for (size_t j = 0; j < e->n; j++) fprintf(f, "%02x", (unsigned char)e->s[j]);
+      for (size_t j = 0; j < e->n; j++)
+        fprintf(f, "%02x", (unsigned char)e->s[j]);
       fputc('\n', f);
       break;
     case EV_I64: fprintf(f, "i%" PRId64 "\n", e->i); break;
@@ -169,7 +183,8 @@ static const char *oracle_py =
     "def norm(v):\n"
     "    if isinstance(v, float): return ('f', struct.unpack('<Q', struct.pack('<d', v))[0])\n"
     "    if isinstance(v, list): return [norm(x) for x in v]\n"
-    "    if isinstance(v, tuple) and v[0] == 'obj': return ('obj', [(k, norm(x)) for k, x in v[1]])\n"
+    "    if isinstance(v, tuple) and v[0] == 'obj': return ('obj', [(k, norm(x)) for k, x in "
+    "v[1]])\n"
     "    return v\n"
     "def bad(c): raise ValueError('non-standard constant ' + c)\n"
     "fails = 0\n"
@@ -269,23 +284,48 @@ static void assert_valid_json(const char *text, size_t len) {
 
 static events ev_list(const event *e, size_t n) {
   events l = {0};
-  for (size_t i = 0; i < n; i++) ev_push(&l, e[i]);
+  for (size_t i = 0; i < n; i++)
+    ev_push(&l, e[i]);
   return l;
 }
 
 /* The sample document of the exact-text tests. */
 static events sample(void) {
-  const event e[] = {
-      EV(EV_BO),
-      EVS(EV_KEY, "name"), EVS(EV_STR, "fast\"json\"\n\t\\ /\x01\x1f caf\xc3\xa9 \xf0\x9f\x98\x80"),
-      EVS(EV_KEY, "ints"), EV(EV_BA), EVI(0), EVI(-1), EVI(INT64_MIN), EVI(INT64_MAX),
-      EVU(UINT64_MAX), EVU(1234567890123ULL), EV(EV_EA),
-      EVS(EV_KEY, "doubles"), EV(EV_BA), EVD(0.5), EVD(-0.0), EVD(1e21), EVD(1e-7), EVD(100.0), EV(EV_EA),
-      EVS(EV_KEY, "empty"), EV(EV_BO), EV(EV_EO),
-      EVS(EV_KEY, "none"), EV(EV_BA), EV(EV_EA),
-      EVS(EV_KEY, "lits"), EV(EV_BA), EV(EV_TRUE), EV(EV_FALSE), EV(EV_NULL), EV(EV_EA),
-      EVS(EV_KEY, ""), EVS(EV_STR, ""),
-      EV(EV_EO)};
+  const event e[] = {EV(EV_BO),
+                     EVS(EV_KEY, "name"),
+                     EVS(EV_STR, "fast\"json\"\n\t\\ /\x01\x1f caf\xc3\xa9 \xf0\x9f\x98\x80"),
+                     EVS(EV_KEY, "ints"),
+                     EV(EV_BA),
+                     EVI(0),
+                     EVI(-1),
+                     EVI(INT64_MIN),
+                     EVI(INT64_MAX),
+                     EVU(UINT64_MAX),
+                     EVU(1234567890123ULL),
+                     EV(EV_EA),
+                     EVS(EV_KEY, "doubles"),
+                     EV(EV_BA),
+                     EVD(0.5),
+                     EVD(-0.0),
+                     EVD(1e21),
+                     EVD(1e-7),
+                     EVD(100.0),
+                     EV(EV_EA),
+                     EVS(EV_KEY, "empty"),
+                     EV(EV_BO),
+                     EV(EV_EO),
+                     EVS(EV_KEY, "none"),
+                     EV(EV_BA),
+                     EV(EV_EA),
+                     EVS(EV_KEY, "lits"),
+                     EV(EV_BA),
+                     EV(EV_TRUE),
+                     EV(EV_FALSE),
+                     EV(EV_NULL),
+                     EV(EV_EA),
+                     EVS(EV_KEY, ""),
+                     EVS(EV_STR, ""),
+                     EV(EV_EO)};
   return ev_list(e, sizeof e / sizeof *e);
 }
 
@@ -366,7 +406,8 @@ static void test_integers(void **state) {
     uint64_t u;
     if (i < 20 * 3) {
       u = 1;
-      for (int k = 0; k < i / 3; k++) u *= 10;
+      for (int k = 0; k < i / 3; k++)
+        u *= 10;
       u += (uint64_t)(i % 3) - 1;
     } else {
       u = rng() >> (rng() % 64);
@@ -394,22 +435,22 @@ static void test_misuse(void **state) {
   fj_writer *w;
   assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
   assert_int_equal(fj_writer_finish(w), FJ_ERR_EMPTY);
-  assert_int_equal(fj_writer_key(w, "k"), FJ_ERR_EXPECTED_VALUE);   /* key at the root */
-  assert_int_equal(fj_writer_end_array(w), FJ_ERR_EXPECTED_VALUE);  /* nothing open */
+  assert_int_equal(fj_writer_key(w, "k"), FJ_ERR_EXPECTED_VALUE);  /* key at the root */
+  assert_int_equal(fj_writer_end_array(w), FJ_ERR_EXPECTED_VALUE); /* nothing open */
   assert_int_equal(fj_writer_end_object(w), FJ_ERR_EXPECTED_VALUE);
   assert_int_equal(fj_writer_begin_object(w), FJ_OK);
-  assert_int_equal(fj_writer_int64(w, 1), FJ_ERR_EXPECTED_KEY);     /* value where a key is due */
+  assert_int_equal(fj_writer_int64(w, 1), FJ_ERR_EXPECTED_KEY); /* value where a key is due */
   assert_int_equal(fj_writer_string(w, "v"), FJ_ERR_EXPECTED_KEY);
   assert_int_equal(fj_writer_begin_array(w), FJ_ERR_EXPECTED_KEY);
   assert_int_equal(fj_writer_double(w, NAN), FJ_ERR_EXPECTED_KEY);
   assert_int_equal(fj_writer_raw(w, "1", 1), FJ_ERR_EXPECTED_KEY);
-  assert_int_equal(fj_writer_end_array(w), FJ_ERR_WRONG_TYPE);      /* unbalanced end */
+  assert_int_equal(fj_writer_end_array(w), FJ_ERR_WRONG_TYPE); /* unbalanced end */
   assert_int_equal(fj_writer_key(w, "a"), FJ_OK);
   assert_int_equal(fj_writer_key(w, "b"), FJ_ERR_EXPECTED_VALUE);   /* key after key */
   assert_int_equal(fj_writer_end_object(w), FJ_ERR_EXPECTED_VALUE); /* key without value */
   assert_int_equal(fj_writer_finish(w), FJ_ERR_TRUNCATED);
   assert_int_equal(fj_writer_begin_array(w), FJ_OK);
-  assert_int_equal(fj_writer_key(w, "c"), FJ_ERR_EXPECTED_VALUE);   /* key in an array */
+  assert_int_equal(fj_writer_key(w, "c"), FJ_ERR_EXPECTED_VALUE); /* key in an array */
   assert_int_equal(fj_writer_end_object(w), FJ_ERR_WRONG_TYPE);
   assert_int_equal(fj_writer_double(w, INFINITY), FJ_ERR_NUMBER_RANGE);
   assert_int_equal(fj_writer_double(w, NAN), FJ_ERR_NUMBER_RANGE);
@@ -435,10 +476,12 @@ static void test_misuse(void **state) {
   b.len = 0;
   assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.max_depth = 3}, fj_sink_buffer(&b)),
                    FJ_OK);
-  for (int i = 0; i < 3; i++) assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  for (int i = 0; i < 3; i++)
+    assert_int_equal(fj_writer_begin_array(w), FJ_OK);
   assert_int_equal(fj_writer_begin_array(w), FJ_ERR_DEPTH);
   assert_int_equal(fj_writer_begin_object(w), FJ_ERR_DEPTH);
-  for (int i = 0; i < 3; i++) assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  for (int i = 0; i < 3; i++)
+    assert_int_equal(fj_writer_end_array(w), FJ_OK);
   assert_int_equal(fj_writer_finish(w), FJ_OK);
   assert_string_equal((char *)b.data, "[[[]]]");
   fj_writer_free(w);
@@ -477,22 +520,25 @@ static void expect_escaped(uint32_t flags, const char *in, size_t n, const char 
 static void test_string_options(void **state) {
   (void)state;
   const char mixed[] = "a/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f";
-  expect_escaped(0, mixed, sizeof mixed - 1, "[\"a/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f\"]");
+  expect_escaped(0, mixed, sizeof mixed - 1,
+                 "[\"a/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f\"]");
   expect_escaped(FJ_WRITE_ESCAPE_SLASH, mixed, sizeof mixed - 1,
-                "[\"a\\/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f\"]");
+                 "[\"a\\/b \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \x7f\"]");
   expect_escaped(FJ_WRITE_ESCAPE_UNICODE, mixed, sizeof mixed - 1,
-                "[\"a/b \\u00e9 \\u20ac \\ud83d\\ude00 \x7f\"]");
+                 "[\"a/b \\u00e9 \\u20ac \\ud83d\\ude00 \x7f\"]");
   /* every control character */
   char ctl[32];
-  for (int i = 0; i < 32; i++) ctl[i] = (char)i;
+  for (int i = 0; i < 32; i++)
+    ctl[i] = (char)i;
   expect_escaped(0, ctl, 32,
-                "[\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
-                "\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018"
-                "\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\"]");
+                 "[\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r"
+                 "\\u000e\\u000f\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018"
+                 "\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\"]");
   /* invalid UTF-8: error by default, U+FFFD per maximal subpart when asked,
    * bytes as they are without validation */
-  const char *bad[] = {"\x80", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
-                       "\xf0\x9f\x98", "ab\xe2\x82", "\xff", "\xc3"};
+  const char *bad[] = {
+      "\x80",         "\xc0\xaf",   "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+      "\xf0\x9f\x98", "ab\xe2\x82", "\xff",         "\xc3"};
   const char *replaced[] = {"[\"\xef\xbf\xbd\"]",
                             "[\"\xef\xbf\xbd\xef\xbf\xbd\"]",
                             "[\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"]",
@@ -514,7 +560,7 @@ static void test_string_options(void **state) {
     free(t);
   }
   expect_escaped(FJ_WRITE_REPLACE_INVALID_UTF8 | FJ_WRITE_ESCAPE_UNICODE, "x\xff", 2,
-                "[\"x\\ufffd\"]");
+                 "[\"x\\ufffd\"]");
 
   /* non-finite doubles */
   events l = {0};
@@ -558,8 +604,14 @@ static void test_long_strings(void **state) {
   size_t i = 0;
   while (i < n) {
     switch (rng() % 6) {
-    case 0: memcpy(s + i, "\xf0\x9f\x98\x80", 4); i += 4; break;
-    case 1: memcpy(s + i, "\xe2\x82\xac", 3); i += 3; break;
+    case 0:
+      memcpy(s + i, "\xf0\x9f\x98\x80", 4);
+      i += 4;
+      break;
+    case 1:
+      memcpy(s + i, "\xe2\x82\xac", 3);
+      i += 3;
+      break;
     case 2: s[i++] = '"'; break;
     case 3: s[i++] = '\n'; break;
     default: s[i++] = (char)('a' + rng() % 26);
@@ -680,7 +732,7 @@ static void test_sinks(void **state) {
   assert_int_equal(ev_play(w, &l), FJ_ERR_IO);
   assert_int_equal(fj_writer_flush(w), FJ_ERR_IO);
   assert_int_equal(fj_writer_finish(w), FJ_ERR_TRUNCATED); /* misuse is checked first */
-  assert_memory_equal(c.data, want, c.len); /* what got out is a prefix */
+  assert_memory_equal(c.data, want, c.len);                /* what got out is a prefix */
   free(c.data);
 
   /* fixed buffer: exact fit, one byte short, far too small, none at all */
@@ -719,7 +771,8 @@ static void test_sinks(void **state) {
   }
   /* the fixed sink used directly (by fj_minify) reports an overflow */
   fj_fixed_buffer fb = {mem, 5, 0, 0};
-  assert_int_equal(fj_minify(parser(), "[1, 2, 3]", 9, fj_sink_fixed(&fb)), FJ_ERR_BUFFER_TOO_SMALL);
+  assert_int_equal(fj_minify(parser(), "[1, 2, 3]", 9, fj_sink_fixed(&fb)),
+                   FJ_ERR_BUFFER_TOO_SMALL);
   free(mem);
 
   /* FILE */
@@ -759,9 +812,23 @@ static void test_sinks(void **state) {
 
 /* ---- random documents -------------------------------------------------------- */
 
-static const char *const pieces[] = {"a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\x01", "\x1f",
-                                     "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xef\xbf\xbf",
-                                     "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf", "hello world ",
+static const char *const pieces[] = {"a",
+                                     "Z",
+                                     " ",
+                                     "\"",
+                                     "\\",
+                                     "/",
+                                     "\n",
+                                     "\t",
+                                     "\x01",
+                                     "\x1f",
+                                     "\x7f",
+                                     "\xc3\xa9",
+                                     "\xe2\x82\xac",
+                                     "\xef\xbf\xbf",
+                                     "\xf0\x9f\x98\x80",
+                                     "\xf4\x8f\xbf\xbf",
+                                     "hello world ",
                                      "0123456789abcdef"};
 
 static event random_string(ev_kind kind) {
@@ -807,7 +874,8 @@ static void random_value(events *l, int depth) {
   case 8: {
     ev_push(l, EV(EV_BA));
     size_t k = rng() % 8;
-    for (size_t i = 0; i < k; i++) random_value(l, depth + 1);
+    for (size_t i = 0; i < k; i++)
+      random_value(l, depth + 1);
     ev_push(l, EV(EV_EA));
     break;
   }
@@ -849,7 +917,8 @@ static void test_random_documents(void **state) {
       assert_valid_json(t, len);
       if (d % 2 == 0 || v == 0) oracle_add(&o, &l, t, len);
       if (variants[v] & FJ_WRITE_ESCAPE_UNICODE)
-        for (size_t i = 0; i < len; i++) assert_true((unsigned char)t[i] < 0x80);
+        for (size_t i = 0; i < len; i++)
+          assert_true((unsigned char)t[i] < 0x80);
       if (v == 0) {
         compact = t;
         clen = len;
@@ -890,10 +959,14 @@ static void test_sample_oracle(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_compact_and_pretty), cmocka_unit_test(test_sample_oracle),
-      cmocka_unit_test(test_integers),           cmocka_unit_test(test_misuse),
-      cmocka_unit_test(test_string_options),     cmocka_unit_test(test_long_strings),
-      cmocka_unit_test(test_sinks),              cmocka_unit_test(test_random_documents),
+      cmocka_unit_test(test_compact_and_pretty),
+      cmocka_unit_test(test_sample_oracle),
+      cmocka_unit_test(test_integers),
+      cmocka_unit_test(test_misuse),
+      cmocka_unit_test(test_string_options),
+      cmocka_unit_test(test_long_strings),
+      cmocka_unit_test(test_sinks),
+      cmocka_unit_test(test_random_documents),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   fj_parser_free(parser());

@@ -1032,7 +1032,8 @@ static void emit_enum_reader(sbuf *c, const type *t) {
   emit_enum_tables(c, t);
   out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
       t->name);
-  out(c, "  size_t i;\n  fj_error e = fj_decode_enum(d, v, %s_values, %s_value_lens, %zu, %s, &i);\n",
+  out(c,
+      "  size_t i;\n  fj_error e = fj_decode_enum(d, v, %s_values, %s_value_lens, %zu, %s, &i);\n",
       t->name, t->name, t->nvalues, c_string(t->name, strlen(t->name)));
   out(c, "  if (!e) *out = (%s)i;\n  return e;\n}\n\n", t->name);
 }
@@ -1047,8 +1048,9 @@ static void emit_container_reader(sbuf *c, const type *t) {
     out(c, "  void *items = NULL, *p;\n  size_t cap = 0;\n  fj_value elem;\n");
     out(c, "  out->items = NULL;\n  out->count = 0;\n");
     out(c, "  while ((e = fj_decode_next(d, &a, &elem)) == FJ_OK) {\n");
-    out(c, "    if ((e = fj_decode_push(d, &a, sizeof(%s), &items, &out->count, &cap, &p))) "
-           "return e;\n",
+    out(c,
+        "    if ((e = fj_decode_push(d, &a, sizeof(%s), &items, &out->count, &cap, &p))) "
+        "return e;\n",
         et);
     out(c, "    out->items = items;\n");
     out(c, "    %s\n", read_call(t->elem, "&elem", fmt("*(%s *)p", et), false));
@@ -1164,7 +1166,9 @@ static void emit_record_reader(sbuf *c, const type *t) {
   for (size_t i = 0; i < nf; i++) {
     const field *f = &t->fields[i];
     if (!f->required && f->def)
-      out(c, "  if (!fj_decode_field_seen(&it, %zu)) {\n    out->%s = %s;\n    out->has_%s = true;\n  }\n",
+      out(c,
+          "  if (!fj_decode_field_seen(&it, %zu)) {\n    out->%s = %s;\n    out->has_%s = true;\n  "
+          "}\n",
           i, f->cname, default_expr(f), f->cname);
   }
   out(c, "  return FJ_OK;\n}\n\n");

@@ -265,7 +265,8 @@ fj_error fj_decode_string_view(fj_decoder *d, const fj_value *v, const char **s,
 static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, size_t n,
                             fj_str *out) {
   char *copy = fj_arena_alloc(d->arena, n + 1);
-  if (FJ_UNLIKELY(!copy)) return fj_decode_fail(d, FJ_ERR_NOMEM, fj_value_offset(v), "out of memory");
+  if (FJ_UNLIKELY(!copy))
+    return fj_decode_fail(d, FJ_ERR_NOMEM, fj_value_offset(v), "out of memory");
   memcpy(copy, s, n);
   copy[n] = '\0';
   out->data = copy;
@@ -279,7 +280,8 @@ fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
     const fj_parser *p = v->parser;
     const uint8_t *start = p->buf + p->idx[v->pos];
     size_t n = (size_t)(fj__string_close(p, v->pos) - start - 1);
-    if (FJ_LIKELY(p->find_backslash(start + 1, n) == n)) return copy_string(d, v, start + 1, n, out);
+    if (FJ_LIKELY(p->find_backslash(start + 1, n) == n))
+      return copy_string(d, v, start + 1, n, out);
   }
   const char *s;
   size_t n;
@@ -440,13 +442,12 @@ void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_re
 
 /* The cursor's step to the next field, for the common shape only: false
  * (and nothing changed) for anything else. */
-static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos,
-                                   fj_value *value) {
+static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos, fj_value *value) {
   /* the handle's fields are read before o->state and o->last are stored: a
    * wide load over a fresh narrow store would stall store forwarding */
   const uint32_t gen = o->gen, depth = o->depth, serial = o->serial;
-  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc || o->state == FJ_ITER_DONE ||
-                  p->depth != depth || p->open[depth] != serial))
+  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc || o->state == FJ_ITER_DONE || p->depth != depth ||
+                  p->open[depth] != serial))
     return false;
   const uint8_t *buf = p->buf;
   const uint32_t *idx = p->idx, n = p->n;
@@ -523,8 +524,8 @@ static inline fj_error next_raw(fj_decoder *d, fj_object *o, uint32_t *key_pos, 
   return FJ_OK;
 }
 
-fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k,
-                             size_t *n, fj_value *value) {
+fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k, size_t *n,
+                             fj_value *value) {
   uint32_t key_pos = 0;
   fj_error e = next_raw(d, o, &key_pos, k, n, value);
   if (!e) *key = (fj_value){d->parser, key_pos, o->depth, o->serial, o->gen};
@@ -610,7 +611,8 @@ fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void
     void *m = *items;
     if (!m || !fj__arena_extend(d->arena, m, *cap * elem_size, ncap * elem_size)) {
       m = fj_arena_alloc(d->arena, ncap * elem_size);
-      if (!m) return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "out of memory");
+      if (!m)
+        return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "out of memory");
       if (*count) memcpy(m, *items, *count * elem_size);
     }
     *items = m;

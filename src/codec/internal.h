@@ -15,7 +15,7 @@ bool fj__arena_extend(fj_arena *a, void *p, size_t old_size, size_t new_size);
 
 /* fj_decode_next_field() on the generated readers' fast step: the next
  * field of `o`, its key as a value and as raw bytes, its value. */
-fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k,
-                             size_t *n, fj_value *value);
+fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k, size_t *n,
+                             fj_value *value);
 
 #endif
