@@ -96,6 +96,40 @@ def ndjson_get(exe, data):
     print("ok: %d documents match Python's json" % len(want))
 
 
+def generated_codec(exe):
+    """A good order: the printed total and the re-written JSON (its values
+    equal Python's reading of the input, keys in schema order); bad orders:
+    exit 1 and the JSON Pointer and byte offset of the fault."""
+    order = {"note": None, "lines": [{"sku": "A-1", "qty": 2, "price": 9.5},
+                                     {"price": 0.25, "qty": 10, "sku": "B\u00e9"}],
+             "status": "paid", "customer": "Zo\u00eb", "id": 18446744073709551615}
+    text = json.dumps(order).encode()
+    p = subprocess.run([exe], input=text, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        fail("good order: exit %d, %r" % (p.returncode, p.stderr))
+    head, written = p.stdout.decode().rstrip("\n").split("\n")
+    total = sum(l["qty"] * l["price"] for l in order["lines"])
+    want_head = "order %d for %s: %d lines, total %.2f" % (order["id"], order["customer"],
+                                                         len(order["lines"]), total)
+    if head != want_head:
+        fail("summary %r, want %r" % (head, want_head))
+    back = json.loads(written)
+    expect = dict(order)
+    del expect["note"]  # null: written as absent
+    if back != expect:
+        fail("re-written order %r differs from %r" % (back, expect))
+    too_big = (b'{"id": 1, "customer": "x", "status": "paid", "lines": [{"sku": "a", "qty": 1, '
+               b'"price": 1}, {"sku": "b", "qty": 2147483648, "price": 1}]}')
+    bad = [(too_big, "/lines/1/qty at byte %d:" % too_big.index(b"2147483648")),
+           (b'{"id": 1, "customer": "x", "status": "lost", "lines": []}', "/status at byte"),
+           (b'{"id": 1, "customer": "x", "lines": []}', "missing required field \"status\"")]
+    for doc, want in bad:
+        p = subprocess.run([exe], input=doc, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode != 1 or want not in p.stderr.decode() or p.stdout:
+            fail("bad order %r: exit %d, %r (want %r)" % (doc, p.returncode, p.stderr, want))
+    print("ok: generated codec matches Python's json; %d bad orders located" % len(bad))
+
+
 what = sys.argv[1]
 if what == "read_statuses":
     read_statuses(sys.argv[2], sys.argv[3])
@@ -103,5 +137,7 @@ elif what == "write_json":
     write_json(sys.argv[2])
 elif what == "ndjson_get":
     ndjson_get(sys.argv[2], sys.argv[3])
+elif what == "generated_codec":
+    generated_codec(sys.argv[2])
 else:
     sys.exit(__doc__)
