@@ -4,6 +4,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh gcc make cmake libcmocka-dev python3 pkg-config
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFJ_WERROR=ON >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFJ_WERROR=ON -DFJ_BUILD_TESTS=ON >/dev/null
 cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+ctest --test-dir build --output-on-failure --no-tests=error -j"$(nproc)"

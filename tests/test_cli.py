@@ -158,6 +158,40 @@ class Cli(unittest.TestCase):
         r = run("--kernel", "no-such-kernel", "validate", "-", stdin=b"1")
         self.assertEqual(r.returncode, 2)
 
+    def test_fresh_user_findings(self):
+        # a fault in a scalar root comes before "trailing content"
+        r = run("validate", "-", stdin=b"not json")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"-:1:1: invalid literal", r.stderr)
+        # unknown options are usage errors; "--" ends the options
+        self.assertEqual(run("validate", "--bogus", "x").returncode, 2)
+        self.assertEqual(run("stats", "--bogus", "x").returncode, 2)
+        self.assertEqual(run("validate", "--", "-", stdin=b"[1]").returncode, 0)
+        # --indent: 1..16, also as --indent=N; a missing value is a usage error
+        self.assertEqual(run("pretty", "--indent", "0", "-", stdin=b"[1]").returncode, 2)
+        self.assertEqual(run("pretty", "--indent", "-", stdin=b"[1]").returncode, 2)
+        r = run("pretty", "--indent=3", "-", stdin=b"[1]")
+        self.assertEqual(r.stdout, b"[\n   1\n]\n")
+        # a bad FASTJSON_KERNEL still lets --kernels list the names; --kernel wins
+        env = dict(os.environ, FASTJSON_KERNEL="bogus")
+        r = subprocess.run([FASTJSON, "--kernels"], env=env, capture_output=True)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn(b"scalar", r.stdout)
+        r = subprocess.run([FASTJSON, "--kernel", "scalar", "validate", "-"], env=env,
+                           input=b"[1]", capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run([FASTJSON, "validate", "-"], env=env, input=b"[1]", capture_output=True)
+        self.assertEqual(r.returncode, 2)
+        # files of size 0 that have content (/proc) are read to the end
+        if os.path.exists("/proc/self/status"):
+            r = run("validate", "/proc/self/status")
+            self.assertNotIn(b"empty", r.stderr)
+        # output that cannot be written is exit 3
+        if os.path.exists("/dev/full"):
+            with open("/dev/full", "wb") as full:
+                r = subprocess.run([FASTJSON, "--help"], stdout=full, stderr=subprocess.PIPE)
+            self.assertEqual(r.returncode, 3)
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

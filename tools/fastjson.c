@@ -67,7 +67,7 @@ static const char *const command_help[][2] = {
                "Prints FILE with all whitespace outside strings removed; numbers and strings\n"
                "are copied byte for byte. Invalid input prints an error and nothing else.\n"},
     {"pretty", "usage: fastjson pretty [--indent N] [--tab] FILE\n"
-               "Prints FILE with one element or field per line, N spaces (0..16, default 2)\n"
+               "Prints FILE with one element or field per line, N spaces (1..16, default 2)\n"
                "or N tabs per level; numbers and strings are copied byte for byte.\n"},
     {"get", "usage: fastjson get FILE POINTER\n"
             "Prints the value at the JSON Pointer (RFC 6901), as written in FILE.\n"
@@ -168,6 +168,24 @@ static bool take_flag(int *argc, char **argv, const char *flag) {
   }
   *argc = out;
   return found;
+}
+
+/* Leaves only operands in argv: a "--" ends the options (and is dropped);
+ * before it, anything else that starts with '-' (but "-", standard input)
+ * is an unknown option. Returns 0 or the usage error's exit code. */
+static int operands_only(int *argc, char **argv) {
+  int out = 0;
+  bool options = true;
+  for (int i = 0; i < *argc; i++) {
+    if (options && strcmp(argv[i], "--") == 0) {
+      options = false;
+      continue;
+    }
+    if (options && argv[i][0] == '-' && argv[i][1]) return usage_error("unknown option", argv[i]);
+    argv[out++] = argv[i];
+  }
+  *argc = out;
+  return 0;
 }
 
 /* A one-line progress bar on standard error, drawn only when it is a
@@ -307,6 +325,8 @@ static int validate_ndjson(int argc, char **argv) {
 
 static int cmd_validate(fj_parser *p, int argc, char **argv) {
   bool ndjson = take_flag(&argc, argv, "--ndjson");
+  int bad = operands_only(&argc, argv);
+  if (bad) return bad;
   if (argc < 1) return usage_error("validate needs at least one FILE", NULL);
   if (ndjson) return validate_ndjson(argc, argv);
   int status = 0;
@@ -331,15 +351,25 @@ static int cmd_validate(fj_parser *p, int argc, char **argv) {
 static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
   fj_pretty_options opt = {0, false};
   const char *path = NULL;
+  bool options = true;
   for (int i = 0; i < argc; i++) {
-    if (pretty && strcmp(argv[i], "--indent") == 0 && i + 1 < argc) {
+    const char *value = NULL;
+    if (options && pretty && strncmp(argv[i], "--indent=", 9) == 0) {
+      value = argv[i] + 9;
+    } else if (options && pretty && strcmp(argv[i], "--indent") == 0) {
+      if (i + 1 >= argc) return usage_error("--indent needs a value", NULL);
+      value = argv[++i];
+    }
+    if (value) {
       char *end;
-      long n = strtol(argv[++i], &end, 10);
-      if (*end || n < 0 || n > 16) return usage_error("--indent takes 0..16", argv[i]);
+      long n = strtol(value, &end, 10);
+      if (!*value || *end || n < 1 || n > 16) return usage_error("--indent takes 1..16", value);
       opt.indent = (uint32_t)n;
-    } else if (pretty && strcmp(argv[i], "--tab") == 0) {
+    } else if (options && strcmp(argv[i], "--") == 0) {
+      options = false;
+    } else if (options && pretty && strcmp(argv[i], "--tab") == 0) {
       opt.use_tabs = true;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
+    } else if (options && argv[i][0] == '-' && argv[i][1]) {
       return usage_error("unknown option", argv[i]);
     } else if (path) {
       return usage_error("one FILE only", argv[i]);
@@ -361,6 +391,11 @@ static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
 }
 
 static int cmd_get(fj_parser *p, int argc, char **argv) {
+  /* a pointer starts with '/', so only a FILE can look like an option */
+  if (argc > 0 && strcmp(argv[0], "--") == 0)
+    argc--, argv++;
+  else if (argc > 0 && argv[0][0] == '-' && argv[0][1])
+    return usage_error("unknown option", argv[0]);
   if (argc != 2) return usage_error("get needs FILE and POINTER", NULL);
   fj_file f;
   prog_file = argv[0];
@@ -497,6 +532,8 @@ static int stats_ndjson(const char *path) {
 
 static int cmd_stats(fj_parser *p, int argc, char **argv) {
   bool ndjson = take_flag(&argc, argv, "--ndjson");
+  int bad = operands_only(&argc, argv);
+  if (bad) return bad;
   if (argc != 1) return usage_error("stats needs one FILE", NULL);
   if (ndjson) return stats_ndjson(argv[0]);
   fj_file f;
@@ -540,28 +577,62 @@ static int list_kernels(void) {
   return 0;
 }
 
+/* Flushes standard output: exit 3 if it could not be written. */
+static int stdout_status(void) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "fastjson: cannot write output: %s\n", strerror(errno));
+    return EXIT_IO;
+  }
+  return 0;
+}
+
+/* The kernel: --kernel wins over FASTJSON_KERNEL. A bad environment value
+ * stops commands, but --kernels still lists the names (with a warning). */
+static int choose_kernel(const char *option, bool listing) {
+  if (option) {
+    if (fj_kernel_select(option) == FJ_OK) return 0;
+    return usage_error("kernel not compiled in or not supported by this CPU (see --kernels)",
+                       option);
+  }
+  const char *env = getenv("FASTJSON_KERNEL");
+  if (!env || !*env || fj_kernel_select(env) == FJ_OK) return 0;
+  if (listing) {
+    fprintf(stderr, "fastjson: ignoring FASTJSON_KERNEL=%s: not compiled in or not supported\n",
+            env);
+    return 0;
+  }
+  return usage_error("FASTJSON_KERNEL names a kernel that is not compiled in or not supported "
+                     "by this CPU (see fastjson --kernels)",
+                     env);
+}
+
 int main(int argc, char **argv) {
-  const char *env = getenv("FASTJSON_KERNEL"); /* --kernel below overrides it */
-  if (env && *env && fj_kernel_select(env) != FJ_OK)
-    return usage_error("FASTJSON_KERNEL names a kernel that is not compiled in or not supported "
-                       "by this CPU",
-                       env);
+  const char *kernel = NULL;
+  bool listing = false;
   int i = 1;
   for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
     if (strcmp(argv[i], "--help") == 0) {
       fputs(usage_text, stdout);
-      return 0;
+      return stdout_status();
     } else if (strcmp(argv[i], "--version") == 0) {
       printf("fastjson %s\n", FASTJSON_VERSION_STRING);
-      return 0;
+      return stdout_status();
     } else if (strcmp(argv[i], "--kernels") == 0) {
-      return list_kernels();
-    } else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) {
-      if (fj_kernel_select(argv[++i]) != FJ_OK)
-        return usage_error("kernel not compiled in or not supported by this CPU", argv[i]);
+      listing = true;
+    } else if (strncmp(argv[i], "--kernel=", 9) == 0) {
+      kernel = argv[i] + 9;
+    } else if (strcmp(argv[i], "--kernel") == 0) {
+      if (i + 1 >= argc) return usage_error("--kernel needs a NAME (see --kernels)", NULL);
+      kernel = argv[++i];
     } else {
       return usage_error("unknown option", argv[i]);
     }
+  }
+  int bad = choose_kernel(kernel, listing);
+  if (bad) return bad;
+  if (listing) {
+    list_kernels();
+    return stdout_status();
   }
   if (i >= argc) return usage_error("missing COMMAND", NULL);
   const char *cmd = argv[i++];

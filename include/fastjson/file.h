@@ -25,6 +25,8 @@ typedef struct fj_file {
  *  regular file, otherwise read to the end (pipes, devices).
  *  @param f  receives the contents; release them with fj_file_free().
  *  @return FJ_OK; FJ_ERR_INVALID_ARG; FJ_ERR_IO (errno tells why);
+ *          FJ_ERR_CAPACITY (a pipe or device delivered more than
+ *          FJ_MAX_DOCUMENT_SIZE bytes: reading stops there);
  *          FJ_ERR_NOMEM. */
 FJ_API fj_error fj_file_load(fj_file *f, const char *path);
 

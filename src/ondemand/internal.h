@@ -107,6 +107,10 @@ static inline fj_error fj__check_value(const fj_value *v) {
   return FJ_OK;
 }
 
+/* Checks the scalar (string, number, literal) at structural pos completely:
+ * escapes, grammar, spelling, and that it ends at a delimiter (validate.c). */
+fj_error fj__check_scalar(fj_parser *p, uint32_t pos);
+
 /* Advances the cursor until it is back at depth `target` (bracket matching). */
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target);
 

@@ -87,7 +87,12 @@ static fj_error finish_document(fj_parser *p, fj_value *root) {
   if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, p->len);
   if (p->len >= 3 && memcmp(p->buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
   uint8_t c = p->buf[p->idx[0]];
-  if (c != '[' && c != '{' && p->n > 1) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
+  if (c != '[' && c != '{' && p->n > 1) {
+    /* a scalar root followed by more: a fault in the scalar itself comes
+     * first (`not json` is a bad literal at 1:1, not trailing content) */
+    fj_error err = fj__check_scalar(p, 0);
+    return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
+  }
   p->has_doc = true;
   *root = (fj_value){p, 0, 0, 0, p->gen};
   return FJ_OK;

@@ -7,7 +7,7 @@ enum { IN_ARRAY = 1, IN_OBJECT = 2 };
 
 /* Checks the scalar at structural pos: string escapes, number grammar,
  * literal spelling, and that numbers and literals end at a delimiter. */
-static fj_error check_scalar(fj_parser *p, uint32_t pos) {
+fj_error fj__check_scalar(fj_parser *p, uint32_t pos) {
   const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
   size_t n = 0;
   if (*s == '"') {
@@ -78,7 +78,7 @@ fj_error fj__validate_document(fj_parser *p) {
       result = fail_at(p, FJ_ERR_EXPECTED_VALUE, pos);
       break;
     } else {
-      if ((result = check_scalar(p, pos))) break;
+      if ((result = fj__check_scalar(p, pos))) break;
       pos++;
     }
     /* after a value: close containers, or find the next value */
@@ -106,7 +106,7 @@ fj_error fj__validate_document(fj_parser *p) {
       result = fail_at(p, FJ_ERR_EXPECTED_KEY, pos);
       break;
     }
-    if ((result = check_scalar(p, pos))) break;
+    if ((result = fj__check_scalar(p, pos))) break;
     if (fj__char(p, pos + 1) != ':') {
       result = fail_at(p, FJ_ERR_EXPECTED_COLON, pos + 1);
       break;

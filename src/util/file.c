@@ -1,6 +1,7 @@
 /* Loading a file: mmap for regular files (no copy), read() otherwise. */
 #define _POSIX_C_SOURCE 200809L
 #include "fastjson/file.h"
+#include "fastjson/parser.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,13 +11,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const uint8_t empty_file[1];
-
 static fj_error read_all(fj_file *f, int fd) {
   size_t cap = 1 << 16, len = 0;
   uint8_t *buf = malloc(cap);
   if (!buf) return FJ_ERR_NOMEM;
   for (;;) {
+    if (len > FJ_MAX_DOCUMENT_SIZE) { /* no parse could take it: stop reading */
+      free(buf);
+      return FJ_ERR_CAPACITY;
+    }
     if (len == cap) {
       uint8_t *bigger = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
       if (!bigger) {
@@ -47,11 +50,8 @@ fj_error fj_file_load_fd(fj_file *f, int fd) {
   if (!f || fd < 0) return FJ_ERR_INVALID_ARG;
   memset(f, 0, sizeof *f);
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    if (st.st_size == 0) {
-      f->data = empty_file;
-      return FJ_OK;
-    }
+  /* a regular file of size 0 may still have content (/proc, /sys): read it */
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (m != MAP_FAILED) {
       f->data = m;
