@@ -48,10 +48,10 @@ enum fj_write_flags {
   FJ_WRITE_PRETTY = 1u << 0,
   /** With FJ_WRITE_PRETTY: indent with tabs instead of spaces. */
   FJ_WRITE_TABS = 1u << 1,
-  /** Write every non-ASCII character as \uxxxx (a UTF-16 surrogate pair
+  /** Write every non-ASCII character as `\uxxxx` (a UTF-16 surrogate pair
    *  beyond U+FFFF), so the output is pure ASCII. Implies UTF-8 validation. */
   FJ_WRITE_ESCAPE_UNICODE = 1u << 2,
-  /** Write '/' as "\/" (for embedding in HTML <script>). */
+  /** Write '/' as `"\/"` (for embedding in an HTML `<script>` element). */
   FJ_WRITE_ESCAPE_SLASH = 1u << 3,
   /** Do not check that strings and keys are UTF-8 (RFC 3629); their bytes
    *  are copied as they are. Ignored with FJ_WRITE_ESCAPE_UNICODE. */
@@ -131,7 +131,7 @@ FJ_API fj_error fj_writer_begin_array(fj_writer *w);
 FJ_API fj_error fj_writer_end_array(fj_writer *w);
 
 /** The next member's key: `len` bytes of UTF-8 at `key` (bytes, not code
- *  points; the caller keeps ownership; NUL bytes are written as \u0000).
+ *  points; the caller keeps ownership; NUL bytes are written as `\u0000`).
  *  Duplicate keys are not detected. Also FJ_ERR_UTF8 (see FJ_WRITE_* for
  *  validation and replacement). */
 FJ_API fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len);
