@@ -44,7 +44,7 @@ extern "C" {
 typedef enum fj_stream_format {
   /** Newline-delimited JSON: one document per line. Lines end at `'\n'`; a
    *  `'\r'` before it is whitespace. Empty and whitespace-only lines are
-   *  skipped (they still count as lines). The last line needs no '\n'. A
+   *  skipped (they still count as lines). The last line needs no `'\n'`. A
    *  raw newline cannot occur inside a valid JSON string, so a line is
    *  exactly one document; a bad line is reported and the next line read. */
   FJ_STREAM_NDJSON = 0,
