@@ -42,9 +42,9 @@ extern "C" {
 
 /** How documents are delimited. */
 typedef enum fj_stream_format {
-  /** Newline-delimited JSON: one document per line. Lines end at `'\n'`; a
-   *  `'\r'` before it is whitespace. Empty and whitespace-only lines are
-   *  skipped (they still count as lines). The last line needs no `'\n'`. A
+  /** Newline-delimited JSON: one document per line. Lines end at LF (`0x0A`); a
+   *  CR (`0x0D`) before it is whitespace. Empty and whitespace-only lines are
+   *  skipped (they still count as lines). The last line needs no LF. A
    *  raw newline cannot occur inside a valid JSON string, so a line is
    *  exactly one document; a bad line is reported and the next line read. */
   FJ_STREAM_NDJSON = 0,
