@@ -5,7 +5,7 @@
 # libcmocka-dev:arm64 (multiarch). Usage: .ci/neon.sh [build-dir]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-${TMPDIR:-/tmp}/fastjson-neon}
+build=${1:-$root/build-neon}
 
 export DEBIAN_FRONTEND=noninteractive
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
