@@ -177,39 +177,31 @@ static size_t find_backslash_swar(const uint8_t *s, size_t n) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define FJ_STRING_X86 1
 
-/* SSE2 is part of x86-64: no target attribute needed. */
-static size_t find_backslash_sse2(const uint8_t *s, size_t n) {
-  if (n < 16) return find_backslash_swar(s, n);
-  const __m128i bs = _mm_set1_epi8('\\');
-  size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    unsigned m = (unsigned)_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), bs));
-    if (m) return i + (size_t)__builtin_ctz(m);
+/* One loop for the SSE2 and AVX2 widths: W-byte blocks, then the last W
+ * bytes again (overlapping what was seen, so nothing past the input is
+ * read); inputs shorter than W go to `smaller`. */
+#define FJ_FIND_BACKSLASH_VEC(name, attr, W, vec, set1, loadu, cmpeq, movemask, smaller)           \
+  attr static size_t name(const uint8_t *s, size_t n) {                                            \
+    if (n < W) return smaller(s, n);                                                               \
+    const vec bs = set1('\\');                                                                     \
+    size_t i = 0;                                                                                  \
+    for (; i + W <= n; i += W) {                                                                   \
+      unsigned m = (unsigned)movemask(cmpeq(loadu((const vec *)(const void *)(s + i)), bs));       \
+      if (m) return i + (size_t)__builtin_ctz(m);                                                  \
+    }                                                                                              \
+    if (i == n) return n;                                                                          \
+    unsigned m = (unsigned)movemask(cmpeq(loadu((const vec *)(const void *)(s + n - W)), bs));     \
+    m >>= W - (n - i);                                                                             \
+    return m ? i + (size_t)__builtin_ctz(m) : n;                                                   \
   }
-  if (i == n) return n;
-  /* the last 16 bytes, overlapping what was seen */
-  unsigned m = (unsigned)_mm_movemask_epi8(
-      _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + n - 16)), bs));
-  m >>= 16 - (n - i);
-  return m ? i + (size_t)__builtin_ctz(m) : n;
-}
 
-__attribute__((target("avx2"))) static size_t find_backslash_avx2(const uint8_t *s, size_t n) {
-  if (n < 32) return find_backslash_sse2(s, n);
-  const __m256i bs = _mm256_set1_epi8('\\');
-  size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    unsigned m = (unsigned)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + i)), bs));
-    if (m) return i + (size_t)__builtin_ctz(m);
-  }
-  if (i == n) return n;
-  unsigned m = (unsigned)_mm256_movemask_epi8(
-      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + n - 32)), bs));
-  m >>= 32 - (n - i);
-  return m ? i + (size_t)__builtin_ctz(m) : n;
-}
+/* SSE2 is part of x86-64: no target attribute needed. */
+FJ_FIND_BACKSLASH_VEC(find_backslash_sse2, , 16, __m128i, _mm_set1_epi8, _mm_loadu_si128,
+                      _mm_cmpeq_epi8, _mm_movemask_epi8, find_backslash_swar)
+FJ_FIND_BACKSLASH_VEC(find_backslash_avx2, __attribute__((target("avx2"))), 32, __m256i,
+                      _mm256_set1_epi8, _mm256_loadu_si256, _mm256_cmpeq_epi8, _mm256_movemask_epi8,
+                      find_backslash_sse2)
+#undef FJ_FIND_BACKSLASH_VEC
 
 /* Masked loads never touch the bytes outside the mask. */
 __attribute__((target("avx512f,avx512bw,bmi2"))) static size_t
