@@ -102,6 +102,41 @@ static size_t plain_run(const uint8_t *s, const uint8_t *end) {
   return (size_t)(p - s);
 }
 
+/* Decodes the one escape sequence at the backslash `s` (RFC 8259 section 7)
+ * into dst (at most 4 bytes; NULL: only check it). *written receives the
+ * bytes produced, *used the input bytes consumed (2, 6 or 12). */
+static fj_error decode_escape(const uint8_t *s, const uint8_t *end, uint32_t flags, uint8_t *dst,
+                              size_t *written, size_t *used, const uint8_t **err_at) {
+  uint8_t c;
+  if (FJ_UNLIKELY(end - s < 2)) { /* stage 1 rules this out; be safe */
+    *err_at = s;
+    return FJ_ERR_BAD_ESCAPE;
+  }
+  switch (s[1]) {
+  case '"': c = '"'; break;
+  case '\\': c = '\\'; break;
+  case '/': c = '/'; break;
+  case 'b': c = '\b'; break;
+  case 'f': c = '\f'; break;
+  case 'n': c = '\n'; break;
+  case 'r': c = '\r'; break;
+  case 't': c = '\t'; break;
+  case 'u': {
+    uint32_t cp;
+    fj_error err = decode_u(s, end, flags, &cp, used, err_at);
+    if (err) return err;
+    uint8_t tmp[4];
+    *written = put_utf8(dst ? dst : tmp, cp);
+    return FJ_OK;
+  }
+  default: *err_at = s; return FJ_ERR_BAD_ESCAPE;
+  }
+  if (dst) *dst = c;
+  *written = 1;
+  *used = 2;
+  return FJ_OK;
+}
+
 fj_error fj__unescape(const uint8_t *src, const uint8_t *end, uint8_t *dst, size_t *dst_len,
                       const uint8_t **close, const uint8_t **err_at, uint32_t flags) {
   const uint8_t *s = src + 1;
@@ -117,36 +152,11 @@ fj_error fj__unescape(const uint8_t *src, const uint8_t *end, uint8_t *dst, size
     }
     if (*s == '"') break;
     /* a backslash */
-    if (end - s < 2) {
-      *err_at = s;
-      return FJ_ERR_BAD_ESCAPE;
-    }
-    uint8_t e = s[1], c;
-    switch (e) {
-    case '"': c = '"'; break;
-    case '\\': c = '\\'; break;
-    case '/': c = '/'; break;
-    case 'b': c = '\b'; break;
-    case 'f': c = '\f'; break;
-    case 'n': c = '\n'; break;
-    case 'r': c = '\r'; break;
-    case 't': c = '\t'; break;
-    case 'u': {
-      uint32_t cp;
-      size_t used;
-      fj_error err = decode_u(s, end, flags, &cp, &used, err_at);
-      if (err) return err;
-      uint8_t tmp[4];
-      size_t k = put_utf8(dst ? dst + out : tmp, cp);
-      out += k;
-      s += used;
-      continue;
-    }
-    default: *err_at = s; return FJ_ERR_BAD_ESCAPE;
-    }
-    if (dst) dst[out] = c;
-    out++;
-    s += 2;
+    size_t written, used;
+    fj_error err = decode_escape(s, end, flags, dst ? dst + out : NULL, &written, &used, err_at);
+    if (err) return err;
+    out += written;
+    s += used;
   }
   *close = s;
   *dst_len = out;
@@ -242,34 +252,11 @@ static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n
   memcpy(dst, s, first);
   s += first;
   while (s < end) { /* at a backslash */
-    uint8_t c;
-    if (FJ_UNLIKELY(end - s < 2)) { /* stage 1 rules this out; be safe */
-      *err_at = s;
-      return FJ_ERR_BAD_ESCAPE;
-    }
-    switch (s[1]) {
-    case '"': c = '"'; break;
-    case '\\': c = '\\'; break;
-    case '/': c = '/'; break;
-    case 'b': c = '\b'; break;
-    case 'f': c = '\f'; break;
-    case 'n': c = '\n'; break;
-    case 'r': c = '\r'; break;
-    case 't': c = '\t'; break;
-    case 'u': {
-      uint32_t cp;
-      size_t used;
-      fj_error err = decode_u(s, end, p->flags, &cp, &used, err_at);
-      if (err) return err;
-      out += put_utf8(dst + out, cp);
-      s += used;
-      goto run;
-    }
-    default: *err_at = s; return FJ_ERR_BAD_ESCAPE;
-    }
-    dst[out++] = c;
-    s += 2;
-  run:;
+    size_t written, used;
+    fj_error err = decode_escape(s, end, p->flags, dst + out, &written, &used, err_at);
+    if (err) return err;
+    out += written;
+    s += used;
     size_t k = find_backslash(p, s, (size_t)(end - s));
     memcpy(dst + out, s, k);
     out += k;
