@@ -347,7 +347,13 @@ FJ_API fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
  *  `key`. Searches forward from the cursor, then wraps around to the start
  *  of the object once, so fields in any order are found; in-order lookups
  *  cost one key comparison each. Keys without escapes are compared without
- *  unescaping. On FJ_ERR_NO_SUCH_FIELD the cursor is where it was.
+ *  unescaping. The first lookup that wraps around in an object of 8 or more
+ *  distinct keys without escapes indexes its fields in a hash table (one
+ *  more pass over the fields, memory from the parser's allocator, kept for
+ *  the next such object), so reading its fields in any order costs O(1)
+ *  per lookup from then on; the answer is the same either way, and if the
+ *  memory is not available the search stays linear. On
+ *  FJ_ERR_NO_SUCH_FIELD the cursor is where it was.
  *  @return FJ_OK; FJ_ERR_NO_SUCH_FIELD; the errors of fj_object_next(). */
 FJ_API fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value);
 

@@ -228,8 +228,18 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
   return FJ_OK;
 }
 
-fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
-  if (FJ_UNLIKELY(!o || !o->parser || (!key && key_len))) return FJ_ERR_INVALID_ARG;
+/* A lookup found its field's value at structural vpos. */
+static fj_error found_at(fj_parser *p, fj_object *o, uint32_t vpos, fj_value *value) {
+  p->pos = vpos;
+  o->state = FJ_ITER_MIDDLE;
+  o->last = vpos;
+  if (value) *value = (fj_value){p, vpos, o->depth, o->serial, o->gen};
+  return FJ_OK;
+}
+
+/* fj_object_findn(), told whether the key holds a backslash (checked). */
+static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool key_has_bs,
+                           fj_value *value) {
   fj_parser *p = o->parser;
   /* a miss puts everything back, even an unread value settle() passes over */
   const uint32_t saved_pos = p->pos, saved_depth = p->depth, saved_last = o->last;
@@ -237,8 +247,10 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
   if (err == FJ_END) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start));
   if (err) return err;
   const uint32_t from = p->pos, from_state = o->state;
-  const bool key_has_bs = key_len && memchr(key, '\\', key_len);
   bool wrapped = false;
+  uint32_t found;
+  int hit;
+  if (!key_has_bs && (hit = fj__fields_lookup(p, o, key, key_len, &found)) >= 0) goto table;
   /* Fast scan over well-formed fields with the cursor in registers. It stops
    * (committing nothing of the field it is on) at anything unusual: a
    * possible error, the end of the index, the end of the search, a key with
@@ -259,6 +271,7 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
           if (FJ_UNLIKELY(++q >= n)) break;
           c = buf[idx[q]];
         } else if (c == '}' && !wrapped) {
+          if (!key_has_bs && fj__fields_wrapped(p, o)) goto indexed;
           pos = start + 1;
           state = FJ_ITER_FRESH;
           wrapped = true;
@@ -279,13 +292,8 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
         close--;
       const size_t raw_len = (size_t)(close - open - 1);
       if (raw_len == key_len) {
-        if (!key_has_bs && fj__bytes_equal(open + 1, key, key_len)) {
-          p->pos = vpos;
-          o->state = FJ_ITER_MIDDLE;
-          o->last = vpos;
-          if (value) *value = (fj_value){p, vpos, o->depth, o->serial, o->gen};
-          return FJ_OK;
-        }
+        if (!key_has_bs && fj__bytes_equal(open + 1, key, key_len))
+          return found_at(p, o, vpos, value);
       } else if (raw_len > key_len) {
         break; /* maybe escapes: the general loop unescapes */
       }
@@ -308,17 +316,13 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
     o->last = last;
   }
   for (;;) {
-    if (wrapped && p->pos == from) { /* searched the whole object */
-      o->state = from_state;
-      o->last = saved_last;
-      p->pos = saved_pos;
-      p->depth = saved_depth;
-      return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
-    }
+    if (wrapped && p->pos == from) /* searched the whole object */
+      goto missing;
     uint32_t key_pos;
     bool closed;
     if (FJ_UNLIKELY(err = read_field(p, o->state, &key_pos, &closed))) return err;
     if (FJ_UNLIKELY(closed)) { /* wrap around to the first field, once */
+      if (!key_has_bs && fj__fields_wrapped(p, o)) goto indexed;
       p->pos = o->start + 1;
       o->state = FJ_ITER_FRESH;
       wrapped = true;
@@ -338,10 +342,37 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
     }
     if (FJ_UNLIKELY(err = skip_value(p))) return err;
   }
+indexed: /* the object has just been given a field table */
+  hit = fj__fields_lookup(p, o, key, key_len, &found);
+table:
+  if (hit > 0) return found_at(p, o, found, value);
+missing:
+  o->state = from_state;
+  o->last = saved_last;
+  p->pos = saved_pos;
+  p->depth = saved_depth;
+  return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
+}
+
+fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
+  if (FJ_UNLIKELY(!o || !o->parser || (!key && key_len))) return FJ_ERR_INVALID_ARG;
+  bool has_bs = false;
+  if (key_len <= 16) /* the usual key: a short loop beats a call to memchr */
+    for (size_t i = 0; i < key_len; i++)
+      has_bs |= key[i] == '\\';
+  else
+    has_bs = memchr(key, '\\', key_len) != NULL;
+  return find_field(o, key, key_len, has_bs, value);
 }
 
 fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
-  return fj_object_findn(o, key, key ? strlen(key) : 0, value);
+  if (FJ_UNLIKELY(!o || !o->parser)) return FJ_ERR_INVALID_ARG;
+  size_t n = 0;
+  bool has_bs = false;
+  if (key) /* length and backslashes in one pass */
+    for (; key[n]; n++)
+      has_bs |= key[n] == '\\';
+  return find_field(o, key, n, has_bs, value);
 }
 
 fj_error fj_value_skip(const fj_value *v) {

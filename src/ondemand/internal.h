@@ -35,6 +35,21 @@ typedef struct fj__arena_mark {
   size_t used;
 } fj__arena_mark;
 
+/* The field table of one object (field_table.c): raw key -> value position. */
+typedef struct fj__field_slot {
+  uint32_t key_off, key_len; /* the raw key's bytes in the document */
+  uint32_t vpos;             /* structural of the value; 0: empty slot */
+  uint32_t hash;
+} fj__field_slot;
+
+typedef struct fj__field_table {
+  uint32_t gen, serial; /* the object described (gen 0: none) */
+  bool usable;          /* false: the object is searched linearly */
+  uint32_t mask;        /* slots in use - 1 */
+  uint32_t cap;         /* slots allocated */
+  fj__field_slot *slots;
+} fj__field_table;
+
 /* Iteration states of fj_array / fj_object. */
 enum { FJ_ITER_FRESH = 0, FJ_ITER_MIDDLE = 1, FJ_ITER_DONE = 2 };
 
@@ -54,6 +69,7 @@ struct fj_parser {
   uint32_t serial; /* last container-entry serial handed out */
   uint32_t *open;  /* open[d]: serial of the open container whose children have depth d */
   fj__arena scratch;
+  fj__field_table fields; /* field_table.c */
   /* stage-2 string primitive of the stage-1 kernel in use (string.c) */
   const void *kernel;
   size_t (*find_backslash)(const uint8_t *s, size_t n);
@@ -225,6 +241,15 @@ static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, si
 #endif
   return p->find_backslash(s, n);
 }
+
+/* Field tables (field_table.c). A lookup in object o wrapped around to its
+ * start: returns true when o has just been given a usable table. */
+bool fj__fields_wrapped(fj_parser *p, const fj_object *o);
+/* With a usable table for o: 1 and *vpos the value's structural if the key
+ * (which must hold no backslash) is a field, else 0. Without one: -1. */
+int fj__fields_lookup(const fj_parser *p, const fj_object *o, const char *key, size_t key_len,
+                      uint32_t *vpos);
+void fj__fields_free(fj_parser *p);
 
 /* ---- streams (stream.c) ---------------------------------------------------
  * A stream runs stage 1 once over a batch of whole documents, then hands each

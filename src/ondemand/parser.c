@@ -36,6 +36,7 @@ void fj_parser_free(fj_parser *p) {
     next = b->next;
     fj__free(&a, b, sizeof *b + b->cap);
   }
+  fj__fields_free(p);
   fj__free(&a, p->idx, p->idx_cap * sizeof *p->idx);
   fj__free(&a, p->open, ((size_t)p->max_depth + 2) * sizeof *p->open);
   fj__free(&a, p, sizeof *p);

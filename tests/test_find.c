@@ -1,0 +1,248 @@
+/* Field lookups (fj_object_find/findn, fj_object_next) against a model of
+ * their documented rule, on random objects and random sequences of calls.
+ *
+ * Why: lookups in objects read out of order are answered from a field table
+ * (src/ondemand/field_table.c) once a lookup wraps around; the table must
+ * give exactly what the linear search gives: the first matching field at or
+ * after the cursor, wrapping once, with duplicate keys, escaped keys,
+ * misses (cursor unchanged) and entered children in between.
+ *
+ * The oracle is a model written from parser.h's words: the object is a list
+ * of (unescaped key, value number); the cursor is the field after the last
+ * one returned; a lookup searches from the cursor to the end, then from the
+ * start up to the cursor. Values are each field's number, so a wrong field
+ * shows up as a wrong number. A fixed seed keeps failures reproducible. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fastjson.h"
+
+#define EXPECT(call, code) assert_string_equal(fj_error_name(call), fj_error_name(code))
+#define OK(call) EXPECT(call, FJ_OK)
+
+enum { MAX_FIELDS = 48, KEYS = 14, ALL_KEYS = KEYS + MAX_FIELDS };
+
+/* Key spellings: index k's unescaped key is names[k] (for k >= KEYS: "fK").
+ * Keys 0 and 1 have a second, escaped spelling; key 2 contains a backslash
+ * itself. */
+static const char *const names[KEYS] = {"a",
+                                        "bb",
+                                        "c\\d",
+                                        "id",
+                                        "user",
+                                        "name",
+                                        "count",
+                                        "zz9",
+                                        "k",
+                                        "key",
+                                        "x",
+                                        "y",
+                                        "longer_than_16_bytes_key",
+                                        "\xC3\xA9t\xC3\xA9"};
+static const char *const spelled[KEYS] = {"a",
+                                          "bb",
+                                          "c\\\\d",
+                                          "id",
+                                          "user",
+                                          "name",
+                                          "count",
+                                          "zz9",
+                                          "k",
+                                          "key",
+                                          "x",
+                                          "y",
+                                          "longer_than_16_bytes_key",
+                                          "\xC3\xA9t\xC3\xA9"};
+static const char *const escaped[2] = {"\\u0061", "b\\u0062"};
+
+static uint64_t rng_state;
+static uint32_t rnd(uint32_t n) { /* xorshift64*, uniform enough for tests */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t)((rng_state * 0x2545F4914F6CDD1Dull) >> 33) % n;
+}
+
+typedef struct model {
+  int key[MAX_FIELDS];    /* key index of each field */
+  int nested[MAX_FIELDS]; /* 0: the value is the number i; 1: [i, {...}]; 2: {"v": i, ...} */
+  int n;
+  int cursor; /* the field a lookup starts at */
+} model;
+
+/* Writes a random object of m->n fields; field i's value holds the number i. */
+static size_t write_object(model *m, char *out, size_t cap) {
+  size_t len = 0;
+  len += (size_t)snprintf(out + len, cap - len, "{");
+  for (int i = 0; i < m->n; i++) {
+    int k = m->key[i];
+    if (k >= KEYS) {
+      len += (size_t)snprintf(out + len, cap - len, "%s\"f%d\" : ", i ? ", " : "", k);
+    } else {
+      const char *spelling = k < 2 && rnd(3) == 0 ? escaped[k] : spelled[k];
+      len += (size_t)snprintf(out + len, cap - len, "%s\"%s\" : ", i ? ", " : "", spelling);
+    }
+    if (m->nested[i] == 1)
+      len += (size_t)snprintf(out + len, cap - len, "[%d, {\"a\": [1, {\"b\": 2}]}]", i);
+    else if (m->nested[i] == 2)
+      len += (size_t)snprintf(out + len, cap - len, "{\"v\": %d, \"w\": [[], {}]}", i);
+    else
+      len += (size_t)snprintf(out + len, cap - len, "%d", i);
+  }
+  len += (size_t)snprintf(out + len, cap - len, "}");
+  assert_true(len < cap);
+  return len;
+}
+
+/* The number held by a field's value; sometimes enters the value and leaves
+ * it partly read, as callers do. */
+static int64_t value_number(const model *m, int field, fj_value *v) {
+  int64_t x = -1;
+  if (m->nested[field] == 1) {
+    fj_array a;
+    fj_value e;
+    OK(fj_value_get_array(v, &a));
+    OK(fj_array_next(&a, &e));
+    OK(fj_value_get_int64(&e, &x));
+  } else if (m->nested[field] == 2) {
+    fj_object o;
+    fj_value e;
+    OK(fj_value_get_object(v, &o));
+    OK(fj_object_find(&o, "v", &e));
+    OK(fj_value_get_int64(&e, &x));
+  } else {
+    OK(fj_value_get_int64(v, &x));
+  }
+  return x;
+}
+
+/* The model's answer to a lookup of key k: the field, or -1. */
+static int model_find(const model *m, int k) {
+  for (int step = 0; step < m->n; step++) {
+    int i = (m->cursor + step) % m->n;
+    if (m->key[i] == k) return i;
+  }
+  return -1;
+}
+
+/* One random object and a random sequence of lookups and steps. */
+static void one_object(fj_parser *p, char *buf, size_t cap) {
+  model m = {.n = (int)rnd(MAX_FIELDS + 1)};
+  if (rnd(2)) { /* distinct keys, the shape a field table can describe */
+    int pool[ALL_KEYS];
+    for (int k = 0; k < ALL_KEYS; k++)
+      pool[k] = k;
+    for (int i = 0; i < m.n; i++) { /* a random draw without repeats */
+      int j = i + (int)rnd((uint32_t)(ALL_KEYS - i));
+      int t = pool[i];
+      pool[i] = pool[j];
+      pool[j] = t;
+      m.key[i] = pool[i];
+    }
+  } else { /* few distinct keys: many duplicates */
+    int distinct = 1 + (int)rnd(KEYS);
+    for (int i = 0; i < m.n; i++)
+      m.key[i] = (int)rnd((uint32_t)distinct);
+  }
+  for (int i = 0; i < m.n; i++)
+    m.nested[i] = rnd(4) == 0 ? 1 + (int)rnd(2) : 0;
+  size_t len = write_object(&m, buf, cap);
+  char *doc = malloc(len); /* exact size: ASan sees any overread */
+  assert_non_null(doc);
+  memcpy(doc, buf, len);
+  fj_value root, key, val;
+  fj_object o;
+  OK(fj_parser_parse(p, doc, len, &root));
+  OK(fj_value_get_object(&root, &o));
+  bool ended = false;
+  for (int op = 0, ops = (int)rnd(80); op < ops && !ended; op++) {
+    if (rnd(6) == 0) { /* step with fj_object_next */
+      fj_error err = fj_object_next(&o, &key, &val);
+      if (m.cursor >= m.n) {
+        EXPECT(err, FJ_END);
+        ended = true;
+        continue;
+      }
+      OK(err);
+      assert_int_equal(value_number(&m, m.cursor, &val), m.cursor);
+      m.cursor++;
+      continue;
+    }
+    int k = (int)rnd(ALL_KEYS + 1); /* ALL_KEYS: a key that is never present */
+    char generated[16];
+    snprintf(generated, sizeof generated, "f%d", k);
+    const char *name = k < KEYS ? names[k] : k < ALL_KEYS ? generated : "absent";
+    int want = k < ALL_KEYS ? model_find(&m, k) : -1;
+    fj_error err =
+        rnd(2) ? fj_object_find(&o, name, &val) : fj_object_findn(&o, name, strlen(name), &val);
+    if (want < 0) {
+      EXPECT(err, FJ_ERR_NO_SUCH_FIELD);
+      continue;
+    }
+    OK(err);
+    assert_int_equal(value_number(&m, want, &val), want);
+    m.cursor = want + 1;
+  }
+  free(doc);
+}
+
+static void lookups_follow_the_model(void **state) {
+  (void)state;
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  static char buf[MAX_FIELDS * 96 + 16];
+  rng_state = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < 4000; i++)
+    one_object(p, buf, sizeof buf);
+  fj_parser_free(p);
+}
+
+/* The case field tables exist for: all fields read in the reverse of the
+ * document's order, in a big object, then a miss and a step. */
+static void reverse_order_in_a_big_object(void **state) {
+  (void)state;
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  static char doc[64 * 24];
+  size_t len = 0;
+  len += (size_t)snprintf(doc + len, sizeof doc - len, "{");
+  for (int i = 0; i < 64; i++)
+    len += (size_t)snprintf(doc + len, sizeof doc - len, "%s\"f%d\": %d", i ? "," : "", i, i * 7);
+  len += (size_t)snprintf(doc + len, sizeof doc - len, "}");
+  for (int round = 0; round < 2; round++) { /* the second round reuses the table memory */
+    fj_value root, val, key;
+    fj_object o;
+    OK(fj_parser_parse(p, doc, len, &root));
+    OK(fj_value_get_object(&root, &o));
+    for (int i = 63; i >= 0; i--) {
+      char name[8];
+      int64_t x;
+      snprintf(name, sizeof name, "f%d", i);
+      OK(fj_object_find(&o, name, &val));
+      OK(fj_value_get_int64(&val, &x));
+      assert_int_equal(x, i * 7);
+    }
+    EXPECT(fj_object_find(&o, "f64", &val), FJ_ERR_NO_SUCH_FIELD);
+    EXPECT(fj_object_find(&o, "f", &val), FJ_ERR_NO_SUCH_FIELD);
+    OK(fj_object_next(&o, &key, &val)); /* the cursor is after f0 */
+    int64_t x;
+    OK(fj_value_get_int64(&val, &x));
+    assert_int_equal(x, 7);
+  }
+  fj_parser_free(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(lookups_follow_the_model),
+      cmocka_unit_test(reverse_order_in_a_big_object),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
