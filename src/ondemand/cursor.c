@@ -21,26 +21,25 @@ const bool fj__delimiter[256] = {
     [' '] = true, ['\n'] = true, ['\r'] = true, ['\t'] = true, [','] = true,
     [']'] = true, ['}'] = true,  [':'] = true,  ['['] = true,  ['{'] = true};
 
+/* +1 for an opening bracket, -1 for a closing one, 0 for other bytes. */
+static const int8_t bracket_delta[256] = {['['] = 1, ['{'] = 1, [']'] = -1, ['}'] = -1};
+
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   uint32_t pos = p->pos, depth = p->depth;
-  const uint32_t n = p->n, *idx = p->idx;
+  const uint32_t n = p->n, *idx = p->idx, max_depth = p->max_depth;
   const uint8_t *buf = p->buf;
+  /* branch-free depth steps: skipped structurals are mostly unpredictable */
   while (depth > target) {
-    if (pos >= n) {
+    if (FJ_UNLIKELY(pos >= n)) {
       p->pos = pos;
       p->depth = depth;
       return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
     }
-    uint8_t c = buf[idx[pos]];
-    if (c == '[' || c == '{') {
-      if (++depth > p->max_depth) {
-        p->pos = pos;
-        return fj__fail(p, FJ_ERR_DEPTH, idx[pos]);
-      }
-    } else if (c == ']' || c == '}') {
-      depth--;
+    depth += (uint32_t)(int32_t)bracket_delta[buf[idx[pos++]]];
+    if (FJ_UNLIKELY(depth > max_depth)) {
+      p->pos = pos - 1;
+      return fj__fail(p, FJ_ERR_DEPTH, idx[pos - 1]);
     }
-    pos++;
   }
   p->pos = pos;
   p->depth = depth;
@@ -294,8 +293,8 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
       if (raw_len == key_len) {
         if (!key_has_bs && fj__bytes_equal(open + 1, key, key_len))
           return found_at(p, o, vpos, value);
-      } else if (raw_len > key_len) {
-        break; /* maybe escapes: the general loop unescapes */
+      } else if (raw_len > key_len && fj__find_backslash(p, open + 1, raw_len) != raw_len) {
+        break; /* escapes that may shorten it to the key: the general loop unescapes */
       }
       if (FJ_UNLIKELY(vc == '[' || vc == '{')) {
         p->pos = vpos;
