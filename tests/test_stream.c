@@ -504,6 +504,22 @@ static void oversized_documents(void **state) {
   }
 }
 
+/* An oversized last document with no separator after it: a chunked stream
+ * used to skip it forever (found by fuzz/fuzz_stream.c). */
+static void oversized_last_document(void **state) {
+  (void)state;
+  const char *in[] = {"[1]\n[2,3,4,5,6,7,8]", "\x1e[1]\n\x1e[2,3,4,5,6,7,8]"};
+  for (int fmt = 0; fmt < 2; fmt++) {
+    fj_stream_options o = {.format = fmt ? FJ_STREAM_JSON_SEQ : FJ_STREAM_NDJSON,
+                           .max_document_size = 5};
+    recs ref = collect_buffer(in[fmt], strlen(in[fmt]), &o);
+    assert_int_equal(ref.n, 2);
+    EXPECT(ref.r[1].err, FJ_ERR_DOCUMENT_TOO_LARGE);
+    every_chunk_size(in[fmt], strlen(in[fmt]), o, &ref);
+    recs_free(&ref);
+  }
+}
+
 /* Memory stays bounded by the chunk and the largest document, not the input. */
 typedef struct counting {
   size_t now, peak;
@@ -1008,6 +1024,7 @@ int main(void) {
       cmocka_unit_test(chunked_ndjson),
       cmocka_unit_test(chunked_concatenated_and_seq),
       cmocka_unit_test(oversized_documents),
+      cmocka_unit_test(oversized_last_document),
       cmocka_unit_test(bounded_memory),
       cmocka_unit_test(read_errors),
       cmocka_unit_test(fd_and_file_sources),

@@ -340,7 +340,9 @@ static int skip_oversized(fj_stream *s, uint8_t sep) {
   const uint8_t *q = memchr(s->data + s->pos, sep, s->end - s->pos);
   if (!q) {
     fj__stream_consume(s, s->end);
-    return fj__stream_ended(s) ? FJ__STEP_AGAIN : FJ__STEP_NEED_MORE;
+    if (!fj__stream_ended(s)) return FJ__STEP_NEED_MORE;
+    s->skipping = false; /* the input ended inside it: else this step would repeat forever */
+    return FJ__STEP_AGAIN;
   }
   fj__stream_consume(s, (size_t)(q - s->data) + 1);
   s->skipping = false;
