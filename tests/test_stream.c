@@ -775,6 +775,21 @@ static void array_errors(void **state) {
   }
 }
 
+/* An oversized element cut off by the end of the input is reported once,
+ * as too large, and the stream ends, whatever the chunks: a chunked stream
+ * used to add a truncation error after it (found by fuzz/fuzz_stream.c). */
+static void array_oversized_cut_element(void **state) {
+  (void)state;
+  const char *in[] = {"[[1,2,3,4,5,6,7,8,9", "[0, \"abcdefghij", "[0,{\"a\":[1,2,3,4]"};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    fj_stream_options o = {.format = FJ_STREAM_ARRAY, .max_document_size = 5};
+    recs ref = collect_buffer(in[i], strlen(in[i]), &o);
+    EXPECT(ref.r[ref.n - 1].err, FJ_ERR_DOCUMENT_TOO_LARGE);
+    every_chunk_size(in[i], strlen(in[i]), o, &ref);
+    recs_free(&ref);
+  }
+}
+
 /* A generated source of more than 4 GiB: a top-level array whose elements
  * are separated by megabytes of space padding (which the stream crosses
  * eight bytes at a time), so the offsets past 2^32 are checked exactly
@@ -1031,6 +1046,7 @@ int main(void) {
       cmocka_unit_test(invalid_arguments),
       cmocka_unit_test(array_elements),
       cmocka_unit_test(array_errors),
+      cmocka_unit_test(array_oversized_cut_element),
       cmocka_unit_test(array_past_4gib),
       cmocka_unit_test(corpus_against_python),
   };

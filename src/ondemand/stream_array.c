@@ -170,7 +170,12 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
   if (s->skipping) { /* an oversized element: drop it as it is scanned */
     fj__stream_consume(s, s->scanned);
     if (!done && !ended) return FJ__STEP_NEED_MORE;
-    if (!done && s->vs.state != FJ__VS_SCALAR) return fatal(s, doc, err, FJ_ERR_TRUNCATED);
+    /* cut off by the end of the input: it was reported as too large and the
+     * stream ends there, as a buffer stream (which sees it whole) does */
+    if (!done && s->vs.state != FJ__VS_SCALAR) {
+      s->finished = true;
+      return FJ__STEP_AGAIN;
+    }
     s->skipping = false;
     s->vs.state = FJ__VS_IDLE;
     s->phase = FJ__AR_AFTER;
