@@ -790,6 +790,25 @@ static void array_oversized_cut_element(void **state) {
   }
 }
 
+/* A key on the pointer's path longer than max_document_size is an error
+ * whatever the chunks, not only when it spans a chunk boundary (found by
+ * fuzz/fuzz_stream.c); short keys are fine. */
+static void array_long_key_on_path(void **state) {
+  (void)state;
+  const char *in[] = {"{\"abcdefgh\":1,\"a\":[1]}", "{\"abcdefgh", "{\"abc", "{\"a\":[1]}"};
+  const fj_error want[] = {FJ_ERR_DOCUMENT_TOO_LARGE, FJ_ERR_DOCUMENT_TOO_LARGE, FJ_ERR_TRUNCATED,
+                           FJ_OK};
+  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+    fj_stream_options o = {.format = FJ_STREAM_ARRAY, .pointer = "/a", .max_document_size = 5};
+    recs ref = collect_buffer(in[i], strlen(in[i]), &o);
+    assert_int_equal(ref.n, 1);
+    EXPECT(ref.r[0].err, want[i]);
+    if (want[i] == FJ_ERR_DOCUMENT_TOO_LARGE) assert_int_equal(ref.r[0].error_offset, 1);
+    every_chunk_size(in[i], strlen(in[i]), o, &ref);
+    recs_free(&ref);
+  }
+}
+
 /* A generated source of more than 4 GiB: a top-level array whose elements
  * are separated by megabytes of space padding (which the stream crosses
  * eight bytes at a time), so the offsets past 2^32 are checked exactly
@@ -1047,6 +1066,7 @@ int main(void) {
       cmocka_unit_test(array_elements),
       cmocka_unit_test(array_errors),
       cmocka_unit_test(array_oversized_cut_element),
+      cmocka_unit_test(array_long_key_on_path),
       cmocka_unit_test(array_past_4gib),
       cmocka_unit_test(corpus_against_python),
   };

@@ -103,7 +103,9 @@ typedef struct fj_stream_options {
   /** Longest document accepted, in bytes (leading and trailing whitespace
    *  excluded). 0: FJ_MAX_DOCUMENT_SIZE for a buffer stream,
    *  FJ_STREAM_DEFAULT_MAX_DOCUMENT for a chunked one. At most
-   *  FJ_MAX_DOCUMENT_SIZE. */
+   *  FJ_MAX_DOCUMENT_SIZE. FJ_STREAM_ARRAY also holds each key on the
+   *  pointer's path to it (quotes included): a longer one is
+   *  FJ_ERR_DOCUMENT_TOO_LARGE, after which the stream ends. */
   size_t max_document_size;
   /** FJ_STREAM_ARRAY: JSON Pointer (RFC 6901, NUL-terminated) to the array
    *  whose elements are streamed; NULL or "" for the root. Copied. */
@@ -207,7 +209,8 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          complete document read before it, at the offset of the first
  *          byte not delivered; FJ_ERR_NOMEM; for FJ_STREAM_ARRAY
  *          FJ_ERR_NO_SUCH_FIELD, FJ_ERR_INDEX_RANGE, FJ_ERR_BAD_POINTER,
- *          FJ_ERR_WRONG_TYPE (the pointer names no array),
+ *          FJ_ERR_WRONG_TYPE (the pointer names no array), FJ_ERR_DOCUMENT_TOO_LARGE
+ *          (a key on the path longer than max_document_size),
  *          FJ_ERR_EXPECTED_COMMA, FJ_ERR_EXPECTED_KEY, FJ_ERR_EXPECTED_COLON
  *          (broken syntax around the elements), FJ_ERR_TRUNCATED and
  *          FJ_ERR_TRAILING_CONTENT (the enclosing document). */

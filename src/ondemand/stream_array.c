@@ -110,13 +110,13 @@ static int nav_key(fj_stream *s, fj_document *doc, fj_error *err) {
   if (s->data[s->pos] != '"') return fatal(s, doc, err, FJ_ERR_EXPECTED_KEY);
   fj__vscan v = {0, FJ__VS_STRING, false};
   size_t i = s->pos + 1;
-  if (!fj__vscan_string(&v, s->data, &i, s->end)) {
-    if (!fj__stream_ended(s)) {
-      if (s->end - s->pos > s->max_doc) return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
-      return FJ__STEP_NEED_MORE;
-    }
-    return fatal(s, doc, err, FJ_ERR_TRUNCATED);
-  }
+  /* a key is held whole, so it is limited like a document; checked the
+   * same way whether or not it came in one chunk */
+  bool whole = fj__vscan_string(&v, s->data, &i, s->end);
+  if ((whole ? i : s->end) - s->pos > s->max_doc)
+    return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
+  if (!whole)
+    return fj__stream_ended(s) ? fatal(s, doc, err, FJ_ERR_TRUNCATED) : FJ__STEP_NEED_MORE;
   size_t raw = i - s->pos;
   if (raw > s->key_cap) {
     uint8_t *b = fj__realloc(&s->alloc, s->key_buf, s->key_cap, raw);
