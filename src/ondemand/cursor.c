@@ -21,8 +21,7 @@ const bool fj__delimiter[256] = {
     [' '] = true, ['\n'] = true, ['\r'] = true, ['\t'] = true, [','] = true,
     [']'] = true, ['}'] = true,  [':'] = true,  ['['] = true,  ['{'] = true};
 
-/* +1 for an opening bracket, -1 for a closing one, 0 for other bytes. */
-static const int8_t bracket_delta[256] = {['['] = 1, ['{'] = 1, [']'] = -1, ['}'] = -1};
+const int8_t fj__bracket_delta[256] = {['['] = 1, ['{'] = 1, [']'] = -1, ['}'] = -1};
 
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   uint32_t pos = p->pos, depth = p->depth;
@@ -35,7 +34,7 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
       p->depth = depth;
       return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
     }
-    depth += (uint32_t)(int32_t)bracket_delta[buf[idx[pos++]]];
+    depth += (uint32_t)(int32_t)fj__bracket_delta[buf[idx[pos++]]];
     if (FJ_UNLIKELY(depth > max_depth)) {
       p->pos = pos - 1;
       return fj__fail(p, FJ_ERR_DEPTH, idx[pos - 1]);

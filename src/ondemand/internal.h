@@ -59,6 +59,10 @@ struct fj_parser {
   uint32_t flags;
   const uint8_t *buf; /* the current document (caller's memory) */
   size_t len;
+  /* end of the caller's memory around the document: bytes up to here may be
+   * read (never used) by wide loads; a stream's batch ends after its
+   * documents */
+  const uint8_t *read_end, *batch_read_end;
   uint32_t *idx; /* structural index, n entries (+ slack) */
   size_t idx_cap;
   uint32_t n;
@@ -107,6 +111,10 @@ static inline size_t fj__offset(const fj_parser *p, uint32_t pos) {
  * or the end of the input (checked by the caller). */
 extern const bool fj__delimiter[256]; /* cursor.c */
 static inline bool fj__is_delimiter(uint8_t c) { return fj__delimiter[c]; }
+
+/* +1 for an opening bracket, -1 for a closing one, 0 for other bytes: depth
+ * steps without branches, which skipped structurals would mispredict. */
+extern const int8_t fj__bracket_delta[256]; /* cursor.c */
 
 /* Whether a byte can start a JSON value: `"{[-0123456789tfn` (cursor.c). */
 extern const bool fj__value_start[256];
@@ -228,15 +236,20 @@ typedef size_t (*fj__find_backslash_fn)(const uint8_t *s, size_t n);
 fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
 
 /* The first backslash of the n bytes at s (a string's contents), or n.
- * Short strings away from the end of the input take one 16-byte load (it
- * may read past the string, never past the input); the rest go to the
- * kernel's primitive. */
+ * Strings of up to 64 bytes away from the end of the input take up to four
+ * 16-byte loads inline (they may read past the string, never past the
+ * input): most strings are short, and a call costs more than the search.
+ * The rest go to the kernel's primitive. */
 static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (n <= 16 && (size_t)(p->buf + p->len - s) >= 16) {
-    unsigned m = (unsigned)_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)s), _mm_set1_epi8('\\')));
-    return (size_t)__builtin_ctz(m | 1u << n);
+  if (n <= 64 && (size_t)(p->read_end - s) >= 64) {
+    const __m128i bs = _mm_set1_epi8('\\');
+    for (size_t i = 0;; i += 16) {
+      unsigned m = (unsigned)_mm_movemask_epi8(
+          _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), bs));
+      if (m || i + 16 >= n)
+        return m && i + (size_t)__builtin_ctz(m) < n ? i + (size_t)__builtin_ctz(m) : n;
+    }
   }
 #endif
   return p->find_backslash(s, n);

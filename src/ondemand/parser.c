@@ -70,6 +70,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->has_doc = false;
   p->buf = json;
   p->len = len;
+  p->read_end = p->buf + len;
   p->n = 0;
   p->pos = p->depth = 0;
   p->err = FJ_OK;
@@ -115,6 +116,7 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
 fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uint32_t *n,
                                size_t *err_offset) {
   begin_document(p, buf, 0);
+  p->batch_read_end = buf + len;
   *n = 0;
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
@@ -124,6 +126,7 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
 fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t base, uint32_t len,
                           uint32_t batch_n, uint32_t *entry, fj_value *root) {
   begin_document(p, doc, len);
+  p->read_end = p->batch_read_end; /* the batch's bytes are the caller's too */
   uint32_t i = *entry, end = base + len, k = 0;
   uint32_t *idx = p->idx;
   while (i < batch_n && idx[i] < base) /* a separator's own entry (RS) */

@@ -202,15 +202,14 @@ fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc) {
  * cursor would find this only when it gets there, but a truncated document
  * is to be reported as such when it is delivered. */
 static fj_error check_balance(fj_parser *p) {
-  uint8_t c = p->buf[p->idx[0]];
-  if (c != '[' && c != '{') return FJ_OK;
-  uint64_t depth = 0;
-  for (uint32_t i = 0; i < p->n; i++) {
-    c = p->buf[p->idx[i]];
-    if (c == '[' || c == '{') {
-      depth++;
-    } else if ((c == ']' || c == '}') && --depth == 0) {
-      if (i + 1 < p->n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[i + 1]);
+  const uint32_t *idx = p->idx, n = p->n;
+  const uint8_t *buf = p->buf;
+  if (fj__bracket_delta[buf[idx[0]]] <= 0) return FJ_OK; /* a scalar root */
+  uint32_t depth = 1;
+  for (uint32_t i = 1; i < n; i++) {
+    depth += (uint32_t)(int32_t)fj__bracket_delta[buf[idx[i]]];
+    if (FJ_UNLIKELY(depth == 0)) {
+      if (i + 1 < n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, idx[i + 1]);
       return FJ_OK;
     }
   }
@@ -241,7 +240,10 @@ static bool seq_truncated(const fj_stream *s, size_t b) {
 }
 
 fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_document *doc) {
-  clear_doc(doc);
+  /* every field is set below: no memset (its start-up cost shows per document) */
+  doc->error = FJ_OK;
+  doc->error_offset = doc->error_line = doc->error_column = 0;
+  doc->root = (fj_value){0};
   doc->index = s->index++;
   doc->offset = s->base + a;
   doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
