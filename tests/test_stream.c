@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fastjson.h"
@@ -518,6 +519,36 @@ static void oversized_last_document(void **state) {
     every_chunk_size(in[fmt], strlen(in[fmt]), o, &ref);
     recs_free(&ref);
   }
+}
+
+/* CPU seconds to read `in` as NDJSON in chunks of `chunk` bytes. */
+static double ndjson_seconds(const char *in, size_t len, size_t chunk) {
+  clock_t t0 = clock();
+  recs rs = collect_chunked(in, len, chunk, (fj_stream_options){.format = FJ_STREAM_NDJSON});
+  double t = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  assert_int_equal(rs.n, 2);
+  recs_free(&rs);
+  return t;
+}
+
+/* A long line read in small chunks costs time linear in its length: the
+ * search for its end used to start over at every chunk (quadratic: this
+ * case took minutes with 16-byte chunks). Measured against the same input
+ * in one chunk, so a slow machine or a sanitizer does not matter. */
+static void long_line_small_chunks(void **state) {
+  (void)state;
+  size_t n = 4u << 20;
+  char *in = malloc(n + 8);
+  assert_non_null(in);
+  in[0] = '[';
+  for (size_t i = 1; i < n - 2; i += 2)
+    memcpy(in + i, "1,", 2);
+  memcpy(in + n - 2, "1]\n[2]\n", 8);
+  double whole = ndjson_seconds(in, n + 5, n + 5);
+  double small = ndjson_seconds(in, n + 5, 16);
+  printf("one chunk %.3f s, 16-byte chunks %.3f s\n", whole, small);
+  assert_true(small < 50 * whole + 0.5);
+  free(in);
 }
 
 /* Memory stays bounded by the chunk and the largest document, not the input. */
@@ -1059,6 +1090,7 @@ int main(void) {
       cmocka_unit_test(chunked_concatenated_and_seq),
       cmocka_unit_test(oversized_documents),
       cmocka_unit_test(oversized_last_document),
+      cmocka_unit_test(long_line_small_chunks),
       cmocka_unit_test(bounded_memory),
       cmocka_unit_test(read_errors),
       cmocka_unit_test(fd_and_file_sources),

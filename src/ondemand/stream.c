@@ -318,9 +318,12 @@ static int next_batch(fj_stream *s, uint8_t sep, fj_document *doc, fj_error *err
   size_t avail = s->end - s->pos;
   size_t lim = s->pos + (avail < s->batch_size ? avail : s->batch_size);
   const uint8_t *q = NULL;
-  if (lim < s->end || !fj__stream_ended(s)) q = find_last(s->data + s->pos, sep, lim - s->pos);
+  /* [pos, scanned) holds no separator: it was searched when the last call
+   * asked for more bytes, so a long document costs one pass, not one per chunk */
+  size_t from = s->scanned > s->pos ? s->scanned : s->pos;
+  if ((lim < s->end || !fj__stream_ended(s)) && from < lim)
+    q = find_last(s->data + from, sep, lim - from);
   if (!q && (lim < s->end || !fj__stream_ended(s))) {
-    size_t from = s->scanned > s->pos ? s->scanned : s->pos;
     q = memchr(s->data + from, sep, s->end - from);
     if (!q && !fj__stream_ended(s)) {
       s->scanned = s->end;
@@ -332,8 +335,8 @@ static int next_batch(fj_stream *s, uint8_t sep, fj_document *doc, fj_error *err
     }
   }
   s->batch_end = q ? (size_t)(q - s->data) + 1 : s->end;
-  s->scanned = s->batch_end;
   *err = scan_batch(s, sep);
+  s->scanned = s->batch_end; /* after it: scan_batch may end the batch earlier */
   return *err ? FJ__STEP_DOC : FJ__STEP_AGAIN;
 }
 
