@@ -149,6 +149,29 @@ void fj__dtoa_decimal(double v, uint64_t *digits, int *exp10) {
   *exp10 = d.exp10;
 }
 
+static inline uint64_t rotr64(uint64_t x, int r) { return x >> r | x << (64 - r); }
+
+/* Whether 10^k divides s, and the quotient: with inv the inverse of 5^k
+ * modulo 2^64, s * inv is s / 5^k when 5^k divides s (and otherwise
+ * larger than 2^64 / 5^k); rotating right by k then also brings any of the
+ * low k bits, which must be zero for 2^k to divide, to the top (Granlund
+ * and Montgomery, "Division by invariant integers using multiplication",
+ * 1994, section 9). */
+#define FJ_DIVIDES_POW10(s, inv, k, pow, q)                                                        \
+  ((q) = rotr64((s) * (inv), (k)), (q) <= UINT64_MAX / (pow))
+
+/* s (> 0) without its trailing decimal zeros; *e grows by their number. */
+static inline uint64_t strip_zeros(uint64_t s, int *e) {
+  uint64_t q;
+  while (FJ_DIVIDES_POW10(s, UINT64_C(0xc767074b22e90e21), 8, UINT64_C(100000000), q))
+    s = q, *e += 8;
+  if (FJ_DIVIDES_POW10(s, UINT64_C(0xd288ce703afb7e91), 4, 10000u, q)) s = q, *e += 4;
+  if (FJ_DIVIDES_POW10(s, UINT64_C(0x8f5c28f5c28f5c29), 2, 100u, q)) s = q, *e += 2;
+  if (FJ_DIVIDES_POW10(s, UINT64_C(0xcccccccccccccccd), 1, 10u, q)) s = q, *e += 1;
+  return s;
+}
+#undef FJ_DIVIDES_POW10
+
 /* Writes the digits of s (0 < s < 10^17) without leading zeros; returns
  * their count. */
 static inline size_t put_digits(char *out, uint64_t s) {
@@ -167,64 +190,9 @@ static inline size_t put_digits(char *out, uint64_t s) {
   return n + 8;
 }
 
-static const char zeros8[8] = {'0', '0', '0', '0', '0', '0', '0', '0'};
-
-size_t fj__dtoa(char *out, double v) {
-  uint64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  char *p = out;
-  if (bits >> 63) *p++ = '-';
-  bits &= ~(UINT64_C(1) << 63);
-  if (bits == 0) {
-    memcpy(p, "0.0", 3);
-    return (size_t)(p - out) + 3;
-  }
-  decimal d = to_decimal(bits);
-  /* digits at p + 1, leaving room to slide the first ones left for a '.' */
-  char *dig = p + 1;
-  size_t n = put_digits(dig, d.digits);
-  int x = d.exp10 + (int)n - 1; /* v = d.ddd * 10^x */
-  while (n > 8 && memcmp(dig + n - 8, zeros8, 8) == 0)
-    n -= 8;
-  while (dig[n - 1] == '0')
-    n--;
-  if (x >= 0 && x < 21) {
-    size_t ip = (size_t)x + 1; /* digits before the point */
-    if (n <= ip) {             /* integral: pad with zeros, then ".0" */
-      memmove(p, dig, n);
-      memset(p + n, '0', ip - n);
-      memcpy(p + ip, ".0", 2);
-      return (size_t)(p - out) + ip + 2;
-    }
-    if (ip < 8) {
-      /* slide the first ip digits left over one word: byte j of the word
-       * becomes digit j before the point, '.' at ip, digit j - 1 after
-       * (the digits from 7 on are already in place) */
-      uint64_t t, lo_mask = (UINT64_C(1) << (8 * ip)) - 1;
-      memcpy(&t, dig, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-      t = __builtin_bswap64(t);
-#endif
-      uint64_t word = (t & lo_mask) | ((uint64_t)'.' << (8 * ip)) |
-                      ((t << 8) & ~(lo_mask | (UINT64_C(0xFF) << (8 * ip))));
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-      word = __builtin_bswap64(word);
-#endif
-      memcpy(p, &word, 8);
-    } else {
-      memmove(p, dig, ip);
-      p[ip] = '.';
-    }
-    return (size_t)(p - out) + n + 1;
-  }
-  if (x < 0 && x >= -6) { /* 0.000ddd */
-    size_t z = (size_t)(-x - 1);
-    memmove(p + 2 + z, dig, n);
-    memcpy(p, "0.", 2);
-    memset(p + 2, '0', z);
-    return (size_t)(p - out) + 2 + z + n;
-  }
-  /* d[.ddd]e[-]x */
+/* Writes d[.ddd]e[-]x at p from the n digits at dig (dig may be p + 1);
+ * returns the end. */
+static char *put_scientific(char *p, const char *dig, size_t n, int x) {
   p[0] = dig[0];
   if (n > 1) {
     p[1] = '.';
@@ -247,5 +215,52 @@ size_t fj__dtoa(char *out, double v) {
   } else {
     *p++ = (char)('0' + x);
   }
-  return (size_t)(p - out);
+  return p;
+}
+
+size_t fj__dtoa(char *out, double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  char *p = out;
+  if (bits >> 63) *p++ = '-';
+  bits &= ~(UINT64_C(1) << 63);
+  if (bits == 0) {
+    memcpy(p, "0.0", 3);
+    return (size_t)(p - out) + 3;
+  }
+  /* The zeros are stripped before printing, and digits are printed where
+   * they go where that is known first: reading back digits just stored in
+   * pieces (to find zeros, or to move them) waits for the stores. */
+  decimal d = to_decimal(bits);
+  int e = d.exp10;
+  uint64_t s = strip_zeros(d.digits, &e);
+  size_t n;
+  if (e >= 0) { /* an integer: ddd000.0 below 10^21 */
+    n = put_digits(p, s);
+    if ((size_t)e + n <= 21) {
+      memset(p + n, '0', (size_t)e);
+      memcpy(p + n + (size_t)e, ".0", 2);
+      return (size_t)(p - out) + n + (size_t)e + 2;
+    }
+    put_digits(p + 1, s); /* rare: printed again for the layout below */
+  } else {
+    n = put_digits(p + 1, s); /* at p + 1: room to move digits left for a '.' */
+  }
+  const char *dig = p + 1;
+  int x = e + (int)n - 1; /* v = d.ddd * 10^x */
+  if (x >= 0 && x < 21) { /* a '.' after ip < n digits */
+    size_t ip = (size_t)x + 1;
+    for (size_t i = 0; i < ip; i++) /* byte moves forward from the stores */
+      p[i] = dig[i];
+    p[ip] = '.';
+    return (size_t)(p - out) + n + 1;
+  }
+  if (x < 0 && x >= -6) { /* 0.000ddd */
+    size_t z = (size_t)(-x - 1);
+    memmove(p + 2 + z, dig, n);
+    memcpy(p, "0.", 2);
+    memset(p + 2, '0', z);
+    return (size_t)(p - out) + 2 + z + n;
+  }
+  return (size_t)(put_scientific(p, dig, n, x) - out);
 }
