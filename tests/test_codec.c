@@ -689,7 +689,13 @@ static void test_generator_errors(void **state) {
       {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", \"format\": "
        "\"int32\", \"default\": 2147483648}}}",
        "/properties/n/default: default out of range"},
-      {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}", "schema.json:1:"}};
+      {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}", "schema.json:1:"},
+      /* the root's own type must be a struct for "#" to name it (was broken C) */
+      {"{\"type\": \"array\", \"items\": {\"$ref\": \"#\"}}",
+       "/items/$ref: \"$ref\": \"#\" needs a root that is an object or a oneOf"},
+      {"{\"$ref\": \"#/$defs/A\", \"$defs\": {\"A\": {\"type\": \"object\", "
+       "\"properties\": {\"a\": {\"$ref\": \"#\"}}}}}",
+       "/$defs/A/properties/a/$ref: \"$ref\": \"#\" needs a root"}};
   char buf[1024];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     assert_int_equal(generate(cases[i][0], buf, sizeof buf), 1);

@@ -282,6 +282,7 @@ static type **g_types; /* every named type, in creation order */
 static size_t g_ntypes;
 static jn *g_root;
 static type *g_root_type;
+static const char *g_root_ref; /* where "$ref": "#" first appears, if it does */
 static char **g_def_names;
 static type **g_def_types;
 static size_t g_ndefs;
@@ -451,6 +452,7 @@ static type *resolve_ref(const jn *r, const char *ptr) {
   if (r->kind != J_STR) die(ptr, "\"$ref\" must be a string");
   if (!strcmp(r->s, "#")) {
     if (!g_root_type) die(ptr, "\"$ref\": \"#\" but the root schema is not a type");
+    if (!g_root_ref) g_root_ref = ptr;
     return g_root_type;
   }
   const char *prefix = "#/$defs/";
@@ -1585,10 +1587,16 @@ static void parse_document(const char *schema_path) {
       die(t->ptr, "a nullable definition is not supported (make the property nullable)");
   }
   bool nullable;
-  if (root_is_type)
-    parse_into(g_root_type, g_root, "", g_root_type->name, &nullable, true);
-  else
+  if (root_is_type) {
+    type *r = parse_into(g_root_type, g_root, "", g_root_type->name, &nullable, true);
+    /* "#" names the root's own struct: an array, map, scalar or alias root has
+     * none, and the reference would be to a type that is never defined */
+    if (g_root_ref && (r != g_root_type || (r->kind != T_RECORD && r->kind != T_UNION)))
+      die(g_root_ref, "\"$ref\": \"#\" needs a root that is an object or a oneOf "
+                      "(make the recursive type a $defs entry)");
+  } else {
     check_keywords(g_root, "", true);
+  }
   for (size_t i = 0; i < g_ntypes; i++)
     if (g_types[i]->kind == T_UNION) resolve_union(g_types[i]);
   if (g_root_type) layout(g_root_type); /* recursion then breaks at the references back to it */
