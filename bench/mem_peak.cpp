@@ -22,7 +22,8 @@
 //   simdjson           DOM parser.parse() (tape + string buffer)
 //   simdjson-ondemand  ondemand parser.iterate() + the same full walk
 //   rapidjson          Document::Parse() (a tree, MemoryPoolAllocator)
-//   cjson, jansson, json-c   their tree parsers (when built with them)
+//   cjson, jansson, json-c   their tree parsers (when built with them; jansson
+//                      and json-c read as in validate/: dom_jansson.c, dom_jsonc.c)
 //
 // `fastjson-mem-peak --list` prints the libraries compiled in; `--info` the
 // stage-1 kernels in use and the peers' versions, as JSON.
@@ -58,9 +59,8 @@ extern "C" {
 #ifdef FJ_BENCH_CJSON
 #include <cjson/cJSON.h>
 #endif
-// jansson and json-c (their headers clash): mem_peak_jansson.c, mem_peak_jsonc.c
-extern "C" bool fj_mem_parse_jansson(const char *buf, size_t len);
-extern "C" bool fj_mem_parse_jsonc(const char *buf, size_t len);
+// jansson and json-c (their headers clash): dom_jansson.c, dom_jsonc.c
+#include "dom_peers.h"
 
 namespace {
 
@@ -248,6 +248,15 @@ int usage() {
   return 2;
 }
 
+// jansson, json-c: a fresh parser (json-c's tokener; jansson has none), the
+// tree built and freed (buf[len] is the padding's '\0', as dom_peers.h wants).
+[[maybe_unused]] bool parse_dom(const fjb_dom_lib &lib, const char *buf, size_t len) {
+  fjb_dom *d = lib.create();
+  bool ok = d && lib.parse(d, buf, len);
+  lib.destroy(d);
+  return ok;
+}
+
 // Parses buf[0, len) (zero padding after it) with one library: 1 if
 // accepted (and walked), 0 if rejected, -1 for an unknown library.
 int parse(const std::string &lib, const char *buf, size_t len, size_t padding, sink &s) {
@@ -289,12 +298,12 @@ int parse(const std::string &lib, const char *buf, size_t len, size_t padding, s
     cJSON_Delete(root);
 #endif
 #ifdef FJ_BENCH_JANSSON
-  } else if (lib == "jansson") {
-    ok = fj_mem_parse_jansson(buf, len);
+  } else if (lib == fjb_jansson.name) {
+    ok = parse_dom(fjb_jansson, buf, len);
 #endif
 #ifdef FJ_BENCH_JSONC
-  } else if (lib == "json-c") {
-    ok = fj_mem_parse_jsonc(buf, len);
+  } else if (lib == fjb_jsonc.name) {
+    ok = parse_dom(fjb_jsonc, buf, len);
 #endif
   } else {
     return -1;
