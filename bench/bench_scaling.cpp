@@ -5,108 +5,29 @@
 // writes them with fastjson-sample: twitter-like records with big ids,
 // floats, escapes and non-ASCII text); without that variable nothing is
 // registered, so the usual runs do not load hundreds of megabytes.
-//   fastjson:  fj_parser_validate() with a reused parser
-//   simdjson:  DOM parser.parse() of a copy padded once, reused parser
-//   rapidjson: Reader::Parse<kParseValidateEncodingFlag>, a handler that
-//              accepts every event (SAX, no tree)
-// The same settings as validate/ (bench_validate.cpp). Before timing, each
-// library must accept the document and reject a copy with its last closing
-// bracket turned into a comma. Bytes per second are the document's size.
+// Every library of validate/, with the same settings, validators and checks
+// (validators.hpp): fastjson fj_parser_validate(), simdjson DOM, RapidJSON
+// SAX, the trees of cJSON, jansson and json-c, yajl without callbacks.
+// Bytes per second are the document's size.
 #include "corpus.hpp"
+#include "validators.hpp"
 
 #include <benchmark/benchmark.h>
 #include <dirent.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <fstream>
-#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "fastjson.h"
-
-#ifdef FJ_BENCH_SIMDJSON
-#include <simdjson.h>
-#endif
-#ifdef FJ_BENCH_RAPIDJSON
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
-#endif
-
 namespace {
 
-struct doc {
-  std::string name, data;
-};
-
-std::vector<doc> &docs() {
-  static std::vector<doc> d;
+// The documents, named by size ("1KB"), kept for the program's lifetime.
+std::vector<fjbench::file> &docs() {
+  static std::vector<fjbench::file> d;
   return d;
-}
-
-struct validator {
-  virtual ~validator() = default;
-  virtual bool valid(const std::string &json) = 0;
-};
-
-struct fastjson_validator : validator {
-  fj_parser *p = nullptr;
-  fastjson_validator() {
-    if (fj_parser_new(&p, nullptr)) fjbench::fail("fj_parser_new");
-  }
-  ~fastjson_validator() override { fj_parser_free(p); }
-  bool valid(const std::string &json) override {
-    return fj_parser_validate(p, json.data(), json.size()) == FJ_OK;
-  }
-};
-
-#ifdef FJ_BENCH_SIMDJSON
-struct simdjson_validator : validator {
-  simdjson::dom::parser parser;
-  const std::string *last = nullptr; // the document `padded` holds
-  simdjson::padded_string padded;
-  bool valid(const std::string &json) override {
-    if (last != &json) {
-      padded = simdjson::padded_string(json);
-      last = &json;
-    }
-    simdjson::dom::element e;
-    return parser.parse(padded).get(e) == simdjson::SUCCESS;
-  }
-};
-#endif
-
-#ifdef FJ_BENCH_RAPIDJSON
-struct rapidjson_validator : validator {
-  rapidjson::Reader reader;
-  bool valid(const std::string &json) override {
-    rapidjson::BaseReaderHandler<> handler;
-    rapidjson::MemoryStream ms(json.data(), json.size());
-    return !reader.Parse<rapidjson::kParseValidateEncodingFlag>(ms, handler).IsError();
-  }
-};
-#endif
-
-template <class V> void scaling(benchmark::State &state, const char *lib, const doc *d) {
-  V v;
-  {
-    std::string broken = d->data;
-    size_t at = broken.find_last_of("]}");
-    if (at == std::string::npos) fjbench::fail("no bracket in " + d->name);
-    broken[at] = ',';
-    if (v.valid(broken)) fjbench::fail(std::string(lib) + " accepts a broken copy of " + d->name);
-  }
-  if (!v.valid(d->data)) fjbench::fail(std::string(lib) + " rejects " + d->name);
-  for (auto _ : state) {
-    bool ok = v.valid(d->data);
-    if (!ok) fjbench::fail(std::string(lib) + " rejects " + d->name);
-    benchmark::DoNotOptimize(ok);
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(d->data.size()));
-  state.counters["doc_bytes"] = double(d->data.size());
 }
 
 void register_scaling() {
@@ -123,20 +44,11 @@ void register_scaling() {
     docs().push_back({name.substr(0, name.size() - 5), s.str()});
   }
   closedir(dp);
-  std::sort(docs().begin(), docs().end(),
-            [](const doc &a, const doc &b) { return a.data.size() < b.data.size(); });
-  for (const doc &d : docs()) {
-    benchmark::RegisterBenchmark(("scaling/fastjson/" + d.name).c_str(),
-                                 scaling<fastjson_validator>, "fastjson", &d);
-#ifdef FJ_BENCH_SIMDJSON
-    benchmark::RegisterBenchmark(("scaling/simdjson/" + d.name).c_str(),
-                                 scaling<simdjson_validator>, "simdjson", &d);
-#endif
-#ifdef FJ_BENCH_RAPIDJSON
-    benchmark::RegisterBenchmark(("scaling/rapidjson/" + d.name).c_str(),
-                                 scaling<rapidjson_validator>, "rapidjson", &d);
-#endif
-  }
+  std::sort(docs().begin(), docs().end(), [](const fjbench::file &a, const fjbench::file &b) {
+    return a.data.size() < b.data.size();
+  });
+  for (const fjbench::file &d : docs())
+    fjbench::register_validators("scaling", d);
 }
 
 fjbench::registrar reg(register_scaling);

@@ -1,17 +1,30 @@
 // validate/LIBRARY/FILE: is the whole document valid JSON? Each library is
-// asked the way its users would ask it:
+// asked the way its users would ask it (validators.hpp, shared with
+// scaling/):
 //   fastjson:  fj_parser_validate() with a reused parser (RFC 8259, UTF-8)
-//   simdjson:  DOM parser.parse() of a padded copy, reused parser (builds its
-//              tape; UTF-8 checked)
+//   simdjson:  DOM parser.parse() of a copy padded once, reused parser
+//              (builds its tape; UTF-8 checked)
 //   rapidjson: Reader::Parse<kParseValidateEncodingFlag> with a handler that
 //              accepts every event (SAX: no tree; UTF-8 checked)
 //   cjson:     cJSON_ParseWithLength() + cJSON_Delete() (cJSON has no
 //              validate-only mode; it does not check UTF-8)
 //   yajl:      yajl_parse() + yajl_complete_parse() without callbacks (UTF-8
 //              checked: yajl's default)
+//   jansson:   json_loadb() + json_decref() (a tree; no validate-only mode;
+//              UTF-8 checked; flags JSON_DECODE_ANY | JSON_ALLOW_NUL, without
+//              which it rejects scalar documents and "\u0000")
+//   json-c:    json_tokener_parse_ex() with a reused tokener +
+//              json_object_put() (a tree; flags JSON_TOKENER_STRICT |
+//              JSON_TOKENER_VALIDATE_UTF8, depth limit 1024: by default it
+//              accepts comments, single quotes and trailing commas, does not
+//              check UTF-8 and stops at depth 32; it accepts NaN even so)
+// jansson and json-c are reached through C files (dom_jansson.c,
+// dom_jsonc.c): their headers clash with each other.
 // Before timing, every library must accept the document and reject a copy
 // with one byte broken (a '}' or ']' turned into a ','), so a library that
-// accepts anything cannot win. Bytes per second are the document's size.
+// accepts anything cannot win; the trees of jansson and json-c must also hold
+// what fastjson reads (the count of values of each kind, key and string
+// bytes, the sum of the numbers). Bytes per second are the document's size.
 //
 // parse_double/LIBRARY/canada.json: the number texts of canada.json
 // (extracted once with fastjson's cursor) converted to doubles; bytes per
@@ -24,6 +37,7 @@
 //             which the texts get.
 // All three must give the identical bits for every number.
 #include "corpus.hpp"
+#include "validators.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -42,108 +56,8 @@ extern "C" {
 #ifdef FJ_BENCH_SIMDJSON
 #include <simdjson.h>
 #endif
-#ifdef FJ_BENCH_RAPIDJSON
-#include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
-#include <rapidjson/reader.h>
-#endif
-#ifdef FJ_BENCH_CJSON
-#include <cjson/cJSON.h>
-#endif
-#ifdef FJ_BENCH_YAJL
-#include <yajl/yajl_parse.h>
-#endif
 
 namespace {
-
-// One validator: set up once per benchmark, then asked about documents.
-struct validator {
-  virtual ~validator() = default;
-  virtual bool valid(const std::string &json) = 0;
-};
-
-struct fastjson_validator : validator {
-  fj_parser *p = nullptr;
-  fastjson_validator() {
-    if (fj_parser_new(&p, nullptr)) fjbench::fail("fj_parser_new");
-  }
-  ~fastjson_validator() override { fj_parser_free(p); }
-  bool valid(const std::string &json) override {
-    return fj_parser_validate(p, json.data(), json.size()) == FJ_OK;
-  }
-};
-
-#ifdef FJ_BENCH_SIMDJSON
-struct simdjson_validator : validator {
-  simdjson::dom::parser parser;
-  simdjson::padded_string padded; // the document being benchmarked, padded once
-  bool valid(const std::string &json) override {
-    if (padded.size() != json.size() || std::memcmp(padded.data(), json.data(), json.size()))
-      padded = simdjson::padded_string(json);
-    simdjson::dom::element e;
-    return parser.parse(padded).get(e) == simdjson::SUCCESS;
-  }
-};
-#endif
-
-#ifdef FJ_BENCH_RAPIDJSON
-struct rapidjson_validator : validator {
-  rapidjson::Reader reader;
-  bool valid(const std::string &json) override {
-    rapidjson::BaseReaderHandler<> handler;
-    rapidjson::MemoryStream ms(json.data(), json.size());
-    return !reader.Parse<rapidjson::kParseValidateEncodingFlag>(ms, handler).IsError();
-  }
-};
-#endif
-
-#ifdef FJ_BENCH_CJSON
-struct cjson_validator : validator {
-  bool valid(const std::string &json) override {
-    cJSON *root = cJSON_ParseWithLength(json.data(), json.size());
-    if (!root) return false;
-    cJSON_Delete(root);
-    return true;
-  }
-};
-#endif
-
-#ifdef FJ_BENCH_YAJL
-struct yajl_validator : validator {
-  bool valid(const std::string &json) override {
-    yajl_handle h = yajl_alloc(nullptr, nullptr, nullptr);
-    if (!h) fjbench::fail("yajl_alloc");
-    bool ok = yajl_parse(h, reinterpret_cast<const unsigned char *>(json.data()), json.size()) ==
-                  yajl_status_ok &&
-              yajl_complete_parse(h) == yajl_status_ok;
-    yajl_free(h);
-    return ok;
-  }
-};
-#endif
-
-// The document with its last closing bracket turned into a comma.
-std::string broken(const std::string &json) {
-  std::string b = json;
-  size_t at = b.find_last_of("]}");
-  if (at == std::string::npos) fjbench::fail("no bracket to break");
-  b[at] = ',';
-  return b;
-}
-
-template <class V> void validate(benchmark::State &state, const char *lib, const fjbench::file *f) {
-  V v;
-  if (!v.valid(f->data)) fjbench::fail(std::string(lib) + " rejects " + f->name);
-  if (v.valid(broken(f->data)))
-    fjbench::fail(std::string(lib) + " accepts a broken copy of " + f->name);
-  if (!v.valid(f->data)) fjbench::fail(std::string(lib) + " rejects " + f->name);
-  for (auto _ : state) {
-    bool ok = v.valid(f->data);
-    if (!ok) fjbench::fail(std::string(lib) + " rejects " + f->name);
-    benchmark::DoNotOptimize(ok);
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
-}
 
 // ---- parse_double ---------------------------------------------------------------
 
@@ -254,27 +168,8 @@ void parse_double(benchmark::State &state) {
 }
 
 void register_validate() {
-  for (const auto &f : fjbench::corpus()) {
-    const std::string tail = "/" + f.name;
-    benchmark::RegisterBenchmark(("validate/fastjson" + tail).c_str(),
-                                 validate<fastjson_validator>, "fastjson", &f);
-#ifdef FJ_BENCH_SIMDJSON
-    benchmark::RegisterBenchmark(("validate/simdjson" + tail).c_str(),
-                                 validate<simdjson_validator>, "simdjson", &f);
-#endif
-#ifdef FJ_BENCH_RAPIDJSON
-    benchmark::RegisterBenchmark(("validate/rapidjson" + tail).c_str(),
-                                 validate<rapidjson_validator>, "rapidjson", &f);
-#endif
-#ifdef FJ_BENCH_CJSON
-    benchmark::RegisterBenchmark(("validate/cjson" + tail).c_str(), validate<cjson_validator>,
-                                 "cjson", &f);
-#endif
-#ifdef FJ_BENCH_YAJL
-    benchmark::RegisterBenchmark(("validate/yajl" + tail).c_str(), validate<yajl_validator>,
-                                 "yajl", &f);
-#endif
-  }
+  for (const auto &f : fjbench::corpus())
+    fjbench::register_validators("validate", f);
   bool have_canada = false;
   for (const auto &f : fjbench::corpus())
     have_canada |= f.name == "canada.json";
