@@ -3,6 +3,20 @@
 //   fastjson:  fj_writer into a reused fj_buffer (compact, UTF-8 checked)
 //   rapidjson: Writer<StringBuffer> into a reused StringBuffer (no UTF-8
 //              check: its default flags)
+//   jansson, json-c: DOM libraries, which write a tree: the tree is built
+//              from the events before timing, and the timed loop writes it
+//              as compact JSON (jansson json_dumpb(JSON_COMPACT) into a
+//              reused buffer; json-c json_object_to_json_string_length(
+//              JSON_C_TO_STRING_PLAIN), into the tree's own reused buffer)
+//   jansson-build, json-c-build: the tree built from the events, written and
+//              freed in every iteration: what it costs a DOM library to
+//              write events it does not hold as a tree already (the whole job
+//              the fastjson and rapidjson rows do). jansson's constructors
+//              check UTF-8, json-c's do not.
+// Before timing, each output is read back (RapidJSON, full precision) and
+// must give the recorded events again: the same keys and strings, integers,
+// and doubles to the bit (jansson and json-c print 17 significant digits,
+// fastjson the shortest round trip, RapidJSON its Grisu2).
 // format_double/LIBRARY/canada.json: every number of canada.json to text:
 //   fastjson:  fj_format_double (shortest round trip, Schubfach)
 //   snprintf:  "%.17g" (round-trips, not shortest)
@@ -13,11 +27,13 @@
 // Bytes per second are the input document's size for write/ and minify/,
 // and the numbers' count is reported as items for format_double/.
 #include "corpus.hpp"
+#include "dom_peers.h"
 
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -29,6 +45,7 @@
 
 #if __has_include(<rapidjson/writer.h>)
 #define FJ_BENCH_RAPIDJSON 1
+#include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -36,23 +53,20 @@
 
 namespace {
 
-enum class ev : uint8_t { bo, eo, ba, ea, key, str, i64, u64, dbl, t, f, null };
-
-struct event {
-  ev kind;
-  uint32_t len; // key/str: bytes at arena + off
-  union {
-    uint64_t off;
-    int64_t i;
-    uint64_t u;
-    double d;
-  };
-};
+// The events of a document (dom_peers.h: the DOM peers build their trees
+// from them through C); strings are at arena + off, followed by a '\0'.
+using event = fjb_event;
 
 struct recording {
   std::vector<event> events;
   std::string arena;
 };
+
+event make_event(fjb_event_kind k) {
+  event e{};
+  e.kind = uint8_t(k);
+  return e;
+}
 
 void minify_fastjson(benchmark::State &state, const fjbench::file *f) {
   fj_parser *p;
@@ -106,83 +120,110 @@ fjbench::registrar reg_minify(register_minify);
 #ifdef FJ_BENCH_RAPIDJSON
 struct recorder : rapidjson::BaseReaderHandler<rapidjson::UTF8<>, recorder> {
   recording *r;
-  bool push(ev k) {
-    event e{};
-    e.kind = k;
+  bool push(const event &e) {
     r->events.push_back(e);
     return true;
   }
-  bool text(ev k, const char *s, rapidjson::SizeType n) {
-    event e{};
-    e.kind = k;
+  bool push(fjb_event_kind k) { return push(make_event(k)); }
+  bool text(fjb_event_kind k, const char *s, rapidjson::SizeType n) {
+    event e = make_event(k);
     e.len = n;
     e.off = r->arena.size();
     r->arena.append(s, n);
-    r->events.push_back(e);
-    return true;
+    r->arena.push_back('\0'); // json-c's keys end at a '\0'
+    return push(e);
   }
-  bool Null() { return push(ev::null); }
-  bool Bool(bool b) { return push(b ? ev::t : ev::f); }
+  bool Null() { return push(FJB_NULL); }
+  bool Bool(bool b) { return push(b ? FJB_TRUE : FJB_FALSE); }
   bool Int(int v) { return Int64(v); }
   bool Uint(unsigned v) { return Uint64(v); }
   bool Int64(int64_t v) {
-    event e{};
-    e.kind = ev::i64;
+    event e = make_event(FJB_INT64);
     e.i = v;
-    r->events.push_back(e);
-    return true;
+    return push(e);
   }
   bool Uint64(uint64_t v) {
     if (v <= uint64_t(INT64_MAX)) return Int64(int64_t(v));
-    event e{};
-    e.kind = ev::u64;
+    event e = make_event(FJB_UINT64);
     e.u = v;
-    r->events.push_back(e);
-    return true;
+    return push(e);
   }
   bool Double(double v) {
-    event e{};
-    e.kind = ev::dbl;
+    event e = make_event(FJB_DOUBLE);
     e.d = v;
-    r->events.push_back(e);
-    return true;
+    return push(e);
   }
-  bool String(const char *s, rapidjson::SizeType n, bool) { return text(ev::str, s, n); }
-  bool Key(const char *s, rapidjson::SizeType n, bool) { return text(ev::key, s, n); }
-  bool StartObject() { return push(ev::bo); }
-  bool EndObject(rapidjson::SizeType) { return push(ev::eo); }
-  bool StartArray() { return push(ev::ba); }
-  bool EndArray(rapidjson::SizeType) { return push(ev::ea); }
+  bool String(const char *s, rapidjson::SizeType n, bool) { return text(FJB_STRING, s, n); }
+  bool Key(const char *s, rapidjson::SizeType n, bool) { return text(FJB_KEY, s, n); }
+  bool StartObject() { return push(FJB_BEGIN_OBJECT); }
+  bool EndObject(rapidjson::SizeType) { return push(FJB_END_OBJECT); }
+  bool StartArray() { return push(FJB_BEGIN_ARRAY); }
+  bool EndArray(rapidjson::SizeType) { return push(FJB_END_ARRAY); }
 };
 
-recording record(const fjbench::file &f) {
-  recording r;
+// The events of json[0, len), read by RapidJSON (full-precision doubles);
+// false if it rejects the text.
+bool record(const char *json, size_t len, recording &r) {
   recorder h;
   h.r = &r;
   rapidjson::Reader reader;
-  rapidjson::StringStream in(f.data.c_str());
-  if (!reader.Parse<rapidjson::kParseFullPrecisionFlag>(in, h))
-    fjbench::fail("rapidjson cannot read " + f.name);
+  rapidjson::MemoryStream in(json, len);
+  return !reader.Parse<rapidjson::kParseFullPrecisionFlag>(in, h).IsError();
+}
+
+recording record(const fjbench::file &f) {
+  recording r;
+  if (!record(f.data.data(), f.data.size(), r)) fjbench::fail("rapidjson cannot read " + f.name);
   return r;
+}
+
+// The first difference between two recordings, or an empty string.
+std::string differ(const recording &a, const recording &b) {
+  if (a.events.size() != b.events.size())
+    return std::to_string(b.events.size()) + " events instead of " +
+           std::to_string(a.events.size());
+  for (size_t i = 0; i < a.events.size(); i++) {
+    const event &x = a.events[i], &y = b.events[i];
+    bool same = x.kind == y.kind;
+    if (same && (x.kind == FJB_KEY || x.kind == FJB_STRING))
+      same =
+          x.len == y.len && std::memcmp(a.arena.data() + x.off, b.arena.data() + y.off, x.len) == 0;
+    else if (same && x.kind >= FJB_INT64 && x.kind <= FJB_DOUBLE)
+      same = std::memcmp(&x.u, &y.u, sizeof x.u) == 0; // the integer, or the double's bits
+    if (!same) return "event " + std::to_string(i) + " differs";
+  }
+  return {};
+}
+
+// Stops the program unless out[0, len), written by lib, reads back as the
+// events it was written from.
+void expect_events(const char *lib, const fjbench::file &f, const recording &r, const char *out,
+                   size_t len) {
+  recording back;
+  if (!record(out, len, back))
+    fjbench::fail(std::string(lib) + " wrote invalid JSON for " + f.name);
+  std::string d = differ(r, back);
+  if (!d.empty())
+    fjbench::fail(std::string(lib) + "'s output for " + f.name + " reads back wrong: " + d);
 }
 
 fj_error play(fj_writer *w, const recording &r) {
   const char *a = r.arena.data();
   fj_error err = FJ_OK;
   for (const event &e : r.events) {
-    switch (e.kind) {
-    case ev::bo: err = fj_writer_begin_object(w); break;
-    case ev::eo: err = fj_writer_end_object(w); break;
-    case ev::ba: err = fj_writer_begin_array(w); break;
-    case ev::ea: err = fj_writer_end_array(w); break;
-    case ev::key: err = fj_writer_keyn(w, a + e.off, e.len); break;
-    case ev::str: err = fj_writer_stringn(w, a + e.off, e.len); break;
-    case ev::i64: err = fj_writer_int64(w, e.i); break;
-    case ev::u64: err = fj_writer_uint64(w, e.u); break;
-    case ev::dbl: err = fj_writer_double(w, e.d); break;
-    case ev::t: err = fj_writer_bool(w, true); break;
-    case ev::f: err = fj_writer_bool(w, false); break;
-    case ev::null: err = fj_writer_null(w); break;
+    switch (fjb_event_kind(e.kind)) {
+    case FJB_BEGIN_OBJECT: err = fj_writer_begin_object(w); break;
+    case FJB_END_OBJECT: err = fj_writer_end_object(w); break;
+    case FJB_BEGIN_ARRAY: err = fj_writer_begin_array(w); break;
+    case FJB_END_ARRAY: err = fj_writer_end_array(w); break;
+    case FJB_KEY: err = fj_writer_keyn(w, a + e.off, e.len); break;
+    case FJB_STRING: err = fj_writer_stringn(w, a + e.off, e.len); break;
+    case FJB_INT64: err = fj_writer_int64(w, e.i); break;
+    case FJB_UINT64: err = fj_writer_uint64(w, e.u); break;
+    case FJB_DOUBLE: err = fj_writer_double(w, e.d); break;
+    case FJB_TRUE: err = fj_writer_bool(w, true); break;
+    case FJB_FALSE: err = fj_writer_bool(w, false); break;
+    case FJB_NULL: err = fj_writer_null(w); break;
     }
     if (err) return err;
   }
@@ -192,19 +233,19 @@ fj_error play(fj_writer *w, const recording &r) {
 template <class W> void play_rapidjson(W &w, const recording &r) {
   const char *a = r.arena.data();
   for (const event &e : r.events) {
-    switch (e.kind) {
-    case ev::bo: w.StartObject(); break;
-    case ev::eo: w.EndObject(); break;
-    case ev::ba: w.StartArray(); break;
-    case ev::ea: w.EndArray(); break;
-    case ev::key: w.Key(a + e.off, e.len); break;
-    case ev::str: w.String(a + e.off, e.len); break;
-    case ev::i64: w.Int64(e.i); break;
-    case ev::u64: w.Uint64(e.u); break;
-    case ev::dbl: w.Double(e.d); break;
-    case ev::t: w.Bool(true); break;
-    case ev::f: w.Bool(false); break;
-    case ev::null: w.Null(); break;
+    switch (fjb_event_kind(e.kind)) {
+    case FJB_BEGIN_OBJECT: w.StartObject(); break;
+    case FJB_END_OBJECT: w.EndObject(); break;
+    case FJB_BEGIN_ARRAY: w.StartArray(); break;
+    case FJB_END_ARRAY: w.EndArray(); break;
+    case FJB_KEY: w.Key(a + e.off, e.len); break;
+    case FJB_STRING: w.String(a + e.off, e.len); break;
+    case FJB_INT64: w.Int64(e.i); break;
+    case FJB_UINT64: w.Uint64(e.u); break;
+    case FJB_DOUBLE: w.Double(e.d); break;
+    case FJB_TRUE: w.Bool(true); break;
+    case FJB_FALSE: w.Bool(false); break;
+    case FJB_NULL: w.Null(); break;
     }
   }
 }
@@ -215,11 +256,7 @@ void write_fastjson(benchmark::State &state, const fjbench::file *f) {
   fj_writer *w;
   if (fj_writer_new(&w, nullptr, fj_sink_buffer(&out)) != FJ_OK) fjbench::fail("fj_writer_new");
   if (play(w, r) != FJ_OK) fjbench::fail("fastjson cannot write " + f->name);
-  fj_parser *p;
-  fj_parser_new(&p, nullptr);
-  if (fj_parser_validate(p, out.data, out.len) != FJ_OK)
-    fjbench::fail("fastjson wrote invalid JSON for " + f->name);
-  fj_parser_free(p);
+  expect_events("fastjson", *f, r, reinterpret_cast<const char *>(out.data), out.len);
   size_t bytes = out.len;
   for (auto _ : state) {
     out.len = 0;
@@ -240,6 +277,7 @@ void write_rapidjson(benchmark::State &state, const fjbench::file *f) {
   rapidjson::StringBuffer buf;
   rapidjson::Writer<rapidjson::StringBuffer> w(buf);
   play_rapidjson(w, r);
+  expect_events("rapidjson", *f, r, buf.GetString(), buf.GetSize());
   size_t bytes = buf.GetSize();
   for (auto _ : state) {
     buf.Clear();
@@ -252,11 +290,39 @@ void write_rapidjson(benchmark::State &state, const fjbench::file *f) {
   state.counters["output_bytes"] = double(bytes);
 }
 
+// jansson, json-c (dom_peers.h): the tree built from the events once, then
+// written in every iteration; with Build, built, written and freed in every
+// iteration (building frees the tree built before).
+template <const fjb_dom_lib *Lib, bool Build>
+void write_dom(benchmark::State &state, const char *lib, const fjbench::file *f) {
+  recording r = record(*f);
+  fjb_dom *d = Lib->create();
+  if (!d) fjbench::fail(std::string(lib) + ": out of memory");
+  const char *out = nullptr;
+  size_t len = 0;
+  if (!Lib->build(d, r.events.data(), r.events.size(), r.arena.data()))
+    fjbench::fail(std::string(lib) + " cannot build a tree of " + f->name);
+  if (!Lib->dump(d, &out, &len)) fjbench::fail(std::string(lib) + " cannot write " + f->name);
+  expect_events(lib, *f, r, out, len);
+  size_t bytes = len;
+  for (auto _ : state) {
+    bool ok = (!Build || Lib->build(d, r.events.data(), r.events.size(), r.arena.data())) &&
+              Lib->dump(d, &out, &len);
+    if (!ok) fjbench::fail(std::string(lib) + " cannot write " + f->name);
+    benchmark::DoNotOptimize(out);
+    benchmark::ClobberMemory();
+  }
+  expect_events(lib, *f, r, out, len); // the last iteration's output too
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+  state.counters["output_bytes"] = double(bytes);
+  Lib->destroy(d);
+}
+
 std::vector<double> doubles_of(const fjbench::file &f) {
   recording r = record(f);
   std::vector<double> v;
   for (const event &e : r.events)
-    if (e.kind == ev::dbl) v.push_back(e.d);
+    if (e.kind == FJB_DOUBLE) v.push_back(e.d);
   return v;
 }
 
@@ -294,6 +360,18 @@ void register_write() {
   for (const fjbench::file &f : fjbench::corpus()) {
     benchmark::RegisterBenchmark(("write/fastjson/" + f.name).c_str(), write_fastjson, &f);
     benchmark::RegisterBenchmark(("write/rapidjson/" + f.name).c_str(), write_rapidjson, &f);
+#ifdef FJ_BENCH_JANSSON
+    benchmark::RegisterBenchmark(("write/jansson/" + f.name).c_str(),
+                                 write_dom<&fjb_jansson, false>, "jansson", &f);
+    benchmark::RegisterBenchmark(("write/jansson-build/" + f.name).c_str(),
+                                 write_dom<&fjb_jansson, true>, "jansson-build", &f);
+#endif
+#ifdef FJ_BENCH_JSONC
+    benchmark::RegisterBenchmark(("write/json-c/" + f.name).c_str(), write_dom<&fjb_jsonc, false>,
+                                 "json-c", &f);
+    benchmark::RegisterBenchmark(("write/json-c-build/" + f.name).c_str(),
+                                 write_dom<&fjb_jsonc, true>, "json-c-build", &f);
+#endif
     if (f.name == "canada.json") {
       benchmark::RegisterBenchmark(("format_double/fastjson/" + f.name).c_str(), format_fastjson, &f);
       benchmark::RegisterBenchmark(("format_double/snprintf/" + f.name).c_str(), format_snprintf, &f);
