@@ -32,7 +32,10 @@ TASKS = [
     ("validate", "Is the whole document valid JSON? fastjson `fj_parser_validate()`; simdjson "
      "DOM `parse()` (builds its tape); RapidJSON SAX `Reader` with UTF-8 validation; cJSON "
      "builds and frees its tree (it has no validate-only mode and does not check UTF-8); yajl "
-     "`yajl_parse()` without callbacks. Each must also reject a copy with one bracket broken."),
+     "`yajl_parse()` without callbacks; jansson `json_loadb()` and json-c "
+     "`json_tokener_parse_ex()` (strict, UTF-8 checked) build and free their trees. Each must "
+     "also reject a copy with one bracket broken, and the trees of jansson and json-c must hold "
+     "what fastjson reads (values of each kind, string bytes, the sum of the numbers)."),
     ("visit", "Parse and walk the whole document, reading every value: keys and strings "
      "unescaped, numbers converted, literals read (fastjson cursor vs simdjson On-Demand). "
      "Checksums of what was read must agree."),
@@ -47,9 +50,12 @@ TASKS = [
     ("write_struct", "The decoded structs back to compact JSON: fastjson-gen's writer, "
      "fastjson-desc, RapidJSON `Writer` and a cJSON tree printed; the output is read back and "
      "checked. Bytes are fastjson-gen's output size."),
-    ("write", "Re-emitting a whole corpus document from recorded events (fastjson `fj_writer` "
-     "into a reused buffer vs RapidJSON `Writer<StringBuffer>`); bytes are the input "
-     "document's size."),
+    ("write", "Re-emitting a whole corpus document from recorded events: fastjson `fj_writer` "
+     "into a reused buffer, RapidJSON `Writer<StringBuffer>`; the DOM libraries write a tree "
+     "built from the same events: `jansson` (`json_dumpb`) and `json-c` "
+     "(`json_object_to_json_string_length`) a tree built before timing, `jansson-build` and "
+     "`json-c-build` build, write and free it in every iteration. Every output must read back "
+     "as the recorded events; bytes are the input document's size."),
     ("minify", "Removing whitespace outside strings from a whole document: fastjson "
      "`fj_minify` (validates as it goes) vs `simdjson::minify` (no validation)."),
     ("format_double", "Every double of canada.json to text: fastjson's shortest round trip "
@@ -64,6 +70,12 @@ DEB = {"simdjson": "libsimdjson-dev", "rapidjson": "rapidjson-dev", "cjson": "li
        "yajl": "libyajl-dev", "jansson": "libjansson-dev", "json-c": "libjson-c-dev",
        "google-benchmark": "libbenchmark-dev", "gcc": "gcc", "g++": "g++",
        "matplotlib": "python3-matplotlib"}
+
+
+def peer_of(lib):
+    """The peer a library column belongs to (`json-c-build` is json-c's), or None."""
+    return max((p for p in PEER_ORDER if lib == p or lib.startswith(p + "-")), key=len,
+               default=None)
 
 
 def run(cmd):
@@ -107,8 +119,8 @@ def lib_sort_key(lib, fj_main):
         kernels = ["avx512", "avx2", "sse42", "neon", "scalar"]
         k = lib[len("fastjson-"):]
         return (1, f"{kernels.index(k):02d}" if k in kernels else f"99{lib}")
-    base = lib.split("-")[0] if lib not in PEER_ORDER else lib
-    rank = PEER_ORDER.index(base) if base in PEER_ORDER else len(PEER_ORDER)
+    base = peer_of(lib)
+    rank = PEER_ORDER.index(base) if base else len(PEER_ORDER)
     return (2, f"{rank:02d}{lib}")
 
 
@@ -249,7 +261,8 @@ def plt_or_none():
 
 
 COLORS = {"simdjson": "#1f77b4", "rapidjson": "#d62728", "cjson": "#2ca02c", "yajl": "#9467bd",
-          "jansson": "#8c564b", "json-c": "#e377c2", "strtod": "#7f7f7f", "snprintf": "#7f7f7f",
+          "jansson": "#8c564b", "json-c": "#e377c2", "jansson-build": "#c49c94",
+          "json-c-build": "#f7b6d2", "strtod": "#7f7f7f", "snprintf": "#7f7f7f",
           "fastjson": "#ff7f0e"}
 
 
@@ -547,10 +560,11 @@ def main():
     rows = res.task("scaling")
     if rows:
         t = task_table(rows, {}, kernel, sort_by_size=True)
-        scal.append("Validation (the `validate` settings: fastjson `fj_parser_validate`, simdjson "
-                    "DOM, RapidJSON SAX with UTF-8 validation) of one generated document per "
-                    "size: `fastjson-sample N`, twitter-like records (ids above 2^53, floats, "
-                    "escapes, non-ASCII text), N chosen for the size. Median GB/s.")
+        scal.append("Validation (every library of `validate`, with its settings and checks: "
+                    "fastjson `fj_parser_validate`, simdjson DOM, RapidJSON SAX with UTF-8 "
+                    "validation, yajl, the trees of cJSON, jansson and json-c) of one generated "
+                    "document per size: `fastjson-sample N`, twitter-like records (ids above "
+                    "2^53, floats, escapes, non-ASCII text), N chosen for the size. Median GB/s.")
         scal.append("")
         scal += t["lines"]
         scal.append("")
@@ -700,17 +714,28 @@ def main():
         "library; the Scaling section shows the effect of size.",
         "**Each library as its users call it**, with its defaults, except where stated in the "
         "task text: RapidJSON validates UTF-8 (`kParseValidateEncodingFlag`) in validate; "
-        "cJSON does not check UTF-8 and has no validate-only mode; simdjson needs padded input, "
+        "cJSON does not check UTF-8 and has no validate-only mode; jansson reads with "
+        "`JSON_DECODE_ANY | JSON_ALLOW_NUL` (otherwise it rejects scalar documents and "
+        "`\\u0000`) and refuses integers outside `long long`; json-c reads with "
+        "`JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8` and a depth limit of 1024 (by default "
+        "it accepts comments, single quotes and trailing commas, skips the UTF-8 check and stops "
+        "at depth 32; it accepts `NaN` even when strict); simdjson needs padded input, "
         "and the padded copy is made once, outside the timing; simdjson's On-Demand stage 2 is "
         "header code compiled into the benchmark with the distribution's default flags (its "
         "stage 1 still dispatches at run time).",
         "**Distribution flags.** Everything is compiled for the distribution's baseline target "
         "(no `-march=native`), as packages are: libraries that select SIMD code at run time "
-        "(fastjson, simdjson) use the CPU's vector units, others (RapidJSON, cJSON, yajl) "
-        "stay at SSE2. With `-march=native` some peers would be faster.",
+        "(fastjson, simdjson) use the CPU's vector units, others (RapidJSON, cJSON, yajl, "
+        "jansson, json-c) stay at SSE2. With `-march=native` some peers would be faster.",
         "**Different amounts of work.** `validate` for simdjson builds its DOM tape and for "
-        "cJSON a whole tree, because neither has a validate-only mode: the comparison is "
-        "“the cheapest way each library answers *is this valid?*”, not identical work. "
+        "cJSON, jansson and json-c a whole tree, because none has a validate-only mode: the "
+        "comparison is “the cheapest way each library answers *is this valid?*”, not identical "
+        "work. In `write`, the `jansson` and `json-c` rows only serialise a tree that already "
+        "exists (as an application that keeps its data in their trees does), while fastjson and "
+        "RapidJSON turn events into text; the `-build` rows add building the tree from the "
+        "events (and freeing it), the whole job. jansson and json-c escape differently (json-c "
+        "writes `/` as `\\/`) and print doubles with 17 significant digits, so their output "
+        "is larger on some inputs; bytes per second are always the input document's size. "
         "`stage1` compares scanners only. `format_double` compares against `snprintf`, which "
         "prints 17 digits rather than the shortest round trip.",
         "**Memory** is resident memory as the kernel counts it: pages of 4 KB, and counters "
@@ -735,8 +760,16 @@ def main():
         cav.append("**Failed in this run**: " + ", ".join(f"`{t}`" for t in failed) +
                    ": the benchmark found a wrong result and stopped (see the task's section); "
                    "no speed is reported for a result that is wrong.")
-    unmeasured = [p for p in ALL_PEERS if not any(l.split("-")[0] == p.split("-")[0]
-                                                  for (t, l, _) in res.rows)]
+    per_peer = {p: sorted({t for (t, l, _) in res.rows if peer_of(l) == p}) for p in ALL_PEERS}
+    if any(per_peer.values()):
+        cav.append("**Not every peer in every task.** `visit`, `query` and `ndjson` compare "
+                   "cursor and streaming APIs (fastjson and simdjson On-Demand); `read_struct` "
+                   "and `write_struct` need code written by hand per model (there for "
+                   "simdjson, RapidJSON and cJSON; not for jansson, json-c or yajl); `minify`, "
+                   "`parse_double`, `format_double` and `stage1` have no counterpart in the "
+                   "DOM libraries. Tasks per peer in this run: " +
+                   "; ".join(f"{p}: {', '.join(ts)}" for p, ts in per_peer.items() if ts) + ".")
+    unmeasured = [p for p in ALL_PEERS if not per_peer[p]]
     if unmeasured:
         cav.append("**Peers without throughput benchmarks yet**: " +
                    ", ".join(unmeasured) + (" (they appear in the memory table)." if mem
