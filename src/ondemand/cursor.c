@@ -139,7 +139,8 @@ static fj_error expected_comma(fj_parser *p, uint32_t pos) {
   return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COMMA, fj__offset(p, pos));
 }
 
-fj_error fj_array_next(fj_array *a, fj_value *elem) {
+/* The general step of fj_array_next(). */
+static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   if (FJ_UNLIKELY(!a || !a->parser)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = a->parser;
   fj_error err = settle(p, a->gen, a->depth, a->serial, a->state, a->last, a->start);
@@ -163,6 +164,30 @@ fj_error fj_array_next(fj_array *a, fj_value *elem) {
   a->last = pos;
   if (elem) *elem = (fj_value){p, pos, a->depth, a->serial, a->gen};
   return FJ_OK;
+}
+
+/* The common step is kept a leaf function (no stack frame, no saved
+ * registers): the previous element is a scalar the cursor is still on, and
+ * a ',' and the start of a value follow. The first element, containers,
+ * the end, errors and misuse take the general way. */
+fj_error fj_array_next(fj_array *a, fj_value *elem) {
+  if (FJ_LIKELY(a && a->parser)) {
+    fj_parser *p = a->parser;
+    const uint32_t pos = p->pos;
+    if (FJ_LIKELY(a->gen == p->gen && p->has_doc && a->state == FJ_ITER_MIDDLE && pos == a->last &&
+                  p->depth == a->depth && p->open[a->depth] == a->serial && pos + 2 < p->n)) {
+      const uint8_t *buf = p->buf;
+      const uint32_t *idx = p->idx;
+      const uint8_t c0 = buf[idx[pos]], c1 = buf[idx[pos + 1]], c2 = buf[idx[pos + 2]];
+      if (FJ_LIKELY(c0 != '[' && c0 != '{' && c1 == ',' && fj__is_value_start(c2))) {
+        p->pos = pos + 2;
+        a->last = pos + 2;
+        if (elem) *elem = (fj_value){p, pos + 2, a->depth, a->serial, a->gen};
+        return FJ_OK;
+      }
+    }
+  }
+  return array_next(a, elem);
 }
 
 fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
@@ -210,7 +235,8 @@ static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_po
   return FJ_OK;
 }
 
-fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
+/* The general step of fj_object_next(). */
+static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *value) {
   if (FJ_UNLIKELY(!o || !o->parser)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = o->parser;
   fj_error err = settle(p, o->gen, o->depth, o->serial, o->state, o->last, o->start);
@@ -224,6 +250,31 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
   if (key) *key = (fj_value){p, key_pos, o->depth, o->serial, o->gen};
   if (value) *value = (fj_value){p, p->pos, o->depth, o->serial, o->gen};
   return FJ_OK;
+}
+
+/* As fj_array_next(): the common step (after a scalar value the cursor is
+ * still on: ',' then a key, ':' and the start of a value) is a leaf. */
+fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
+  if (FJ_LIKELY(o && o->parser)) {
+    fj_parser *p = o->parser;
+    const uint32_t pos = p->pos;
+    if (FJ_LIKELY(o->gen == p->gen && p->has_doc && o->state == FJ_ITER_MIDDLE && pos == o->last &&
+                  p->depth == o->depth && p->open[o->depth] == o->serial && pos + 4 < p->n)) {
+      const uint8_t *buf = p->buf;
+      const uint32_t *idx = p->idx;
+      const uint8_t c0 = buf[idx[pos]], c1 = buf[idx[pos + 1]], c2 = buf[idx[pos + 2]],
+                    c3 = buf[idx[pos + 3]], c4 = buf[idx[pos + 4]];
+      if (FJ_LIKELY(c0 != '[' && c0 != '{' && c1 == ',' && c2 == '"' && c3 == ':' &&
+                    fj__is_value_start(c4))) {
+        p->pos = pos + 4;
+        o->last = pos + 4;
+        if (key) *key = (fj_value){p, pos + 2, o->depth, o->serial, o->gen};
+        if (value) *value = (fj_value){p, pos + 4, o->depth, o->serial, o->gen};
+        return FJ_OK;
+      }
+    }
+  }
+  return object_next(o, key, value);
 }
 
 /* A lookup found its field's value at structural vpos. */

@@ -8,10 +8,13 @@
 /* general paths kept out of line, so the inline paths in front of them need
  * no stack frame */
 #define FJ_SLOW __attribute__((noinline, cold))
+/* a general path that is common too: out of line, but not cold */
+#define FJ_NOINLINE __attribute__((noinline))
 #else
 #define FJ_LIKELY(x) (x)
 #define FJ_UNLIKELY(x) (x)
 #define FJ_SLOW
+#define FJ_NOINLINE
 #endif
 
 #endif
