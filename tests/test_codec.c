@@ -23,6 +23,7 @@
 
 #include "abc.h"
 #include "company.h"
+#include "deep.h"
 #include "document.h"
 #include "expr_field.h"
 #include "expr_nested.h"
@@ -449,6 +450,34 @@ static void test_deep_recursion(void **state) {
   fj_arena_free(&a);
 }
 
+/* A million nested arrays (issue 9): a depth error at the first bracket past
+ * the limit, with its offset and path, whether the brackets close or not;
+ * never a stack overflow. The generated reader recurses once per level, so
+ * only the parser's limit keeps the C stack bounded. */
+static void test_million_brackets(void **state) {
+  (void)state;
+  const size_t n = 1000000, head = 8; /* {"nest": */
+  char *json = malloc(head + 2 * n + 1);
+  assert_non_null(json);
+  memcpy(json, "{\"nest\":", head);
+  memset(json + head, '[', n);
+  memset(json + head + n, ']', n);
+  json[head + 2 * n] = '}';
+  size_t lens[] = {head + n, head + 2 * n + 1}; /* unclosed, then closed */
+  for (int i = 0; i < 2; i++) {
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    fj_decode_error err;
+    Deep d;
+    EXPECT(fj_read_Deep(NULL, json, lens[i], &a, 0, &d, &err), FJ_ERR_DEPTH);
+    /* the root object is level 1: the 1024th '[' opens level 1025 */
+    assert_int_equal(err.offset, head + FJ_DEFAULT_MAX_DEPTH - 1);
+    assert_true(strncmp(err.path, "/...", 4) == 0 && strstr(err.path, "/0/0/0"));
+    fj_arena_free(&a);
+  }
+  free(json);
+}
+
 /* ---- runtime pieces ----------------------------------------------------------------- */
 
 static size_t g_live;
@@ -717,6 +746,7 @@ int main(void) {
       cmocka_unit_test(test_union_discriminator_field),
       cmocka_unit_test(test_union_nested_discriminator),
       cmocka_unit_test(test_deep_recursion),
+      cmocka_unit_test(test_million_brackets),
       cmocka_unit_test(test_arena),
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_generator_errors),

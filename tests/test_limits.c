@@ -2,12 +2,18 @@
  * (before any byte is read), and truncated documents are always rejected:
  * every prefix of every corpus document (100 sampled evenly, plus the last
  * 128 bytes byte by byte) fails validation, since each corpus root is a
- * container that only its final bracket closes. */
+ * container that only its final bracket closes. A million nested brackets
+ * in every stream format, from a buffer and in chunks, is a depth error at
+ * the first bracket past the limit (the cursor's, parser's and generated
+ * readers' own million-bracket tests are in test_cursor.c and test_codec.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <stdbool.h>
+#include <string.h>
 
 #include "fastjson.h"
 #include "test_util.h"
@@ -86,10 +92,82 @@ static void every_truncated_corpus_document_is_rejected(void **state) {
   assert_true(checked > 1000);
 }
 
+/* ---- a million nested brackets in a stream ---------------------------------------- */
+
+typedef struct chunks {
+  const char *data;
+  size_t len, pos;
+} chunks;
+
+static fj_error read_chunk(void *ctx, void *buf, size_t cap, size_t *got) {
+  chunks *c = ctx;
+  size_t n = c->len - c->pos < cap ? c->len - c->pos : cap;
+  memcpy(buf, c->data + c->pos, n);
+  c->pos += n;
+  *got = n;
+  return FJ_OK;
+}
+
+/* Enters arrays while it can; the error that stops it. */
+static fj_error enter_all(fj_value v) {
+  fj_array a;
+  fj_error err;
+  while ((err = fj_value_get_array(&v, &a)) == FJ_OK && (err = fj_array_next(&a, &v)) == FJ_OK)
+    ;
+  return err;
+}
+
+/* The first document of `in` as format `f`, from the buffer or in chunks:
+ * validated, a depth error at `depth_at`; not validated, a document whose
+ * walk ends in a depth error. Then the stream ends cleanly. */
+static void check_stream(const char *in, size_t len, fj_stream_format f, bool chunked,
+                         uint64_t depth_at) {
+  for (int validate = 0; validate < 2; validate++) {
+    fj_stream_options o = {.format = f, .flags = validate ? FJ_STREAM_VALIDATE : 0};
+    chunks src = {in, len, 0};
+    fj_stream *s;
+    if (chunked)
+      assert_int_equal(fj_stream_new_callback(&s, read_chunk, &src, &o), FJ_OK);
+    else
+      assert_int_equal(fj_stream_new_buffer(&s, in, len, &o), FJ_OK);
+    fj_document doc;
+    fj_error err = fj_stream_next(s, &doc);
+    if (validate) {
+      assert_int_equal(err, FJ_ERR_DEPTH);
+      assert_int_equal(doc.error_offset, depth_at);
+    } else {
+      assert_int_equal(err, FJ_OK);
+      assert_int_equal(enter_all(doc.root), FJ_ERR_DEPTH);
+    }
+    assert_int_equal(fj_stream_next(s, &doc), FJ_END);
+    fj_stream_free(s);
+  }
+}
+
+static void stream_million_brackets(void **state) {
+  (void)state;
+  const size_t n = 1000000;
+  char *in = malloc(2 * n + 2);
+  assert_non_null(in);
+  in[0] = 0x1E; /* a JSON text sequence's record separator */
+  memset(in + 1, '[', n);
+  memset(in + 1 + n, ']', n);
+  in[2 * n + 1] = '\n';
+  for (int chunked = 0; chunked < 2; chunked++) {
+    check_stream(in + 1, 2 * n, FJ_STREAM_NDJSON, chunked, FJ_DEFAULT_MAX_DEPTH);
+    check_stream(in + 1, 2 * n, FJ_STREAM_CONCATENATED, chunked, FJ_DEFAULT_MAX_DEPTH);
+    check_stream(in, 2 * n + 2, FJ_STREAM_JSON_SEQ, chunked, 1 + FJ_DEFAULT_MAX_DEPTH);
+    /* the elements of the outer array: the first starts at offset 1 */
+    check_stream(in + 1, 2 * n, FJ_STREAM_ARRAY, chunked, 1 + FJ_DEFAULT_MAX_DEPTH);
+  }
+  free(in);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(oversized_input_is_refused_up_front),
       cmocka_unit_test(every_truncated_corpus_document_is_rejected),
+      cmocka_unit_test(stream_million_brackets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
