@@ -139,6 +139,17 @@ class Cli(unittest.TestCase):
             self.assertEqual(r.stdout, b"")
             self.assertIn(b"-:1:7:", r.stderr)
 
+    def test_million_brackets_is_a_depth_error(self):
+        # issue 9: a depth error with its position, never a stack overflow
+        deep = b"[" * 1000000
+        for doc in (deep, deep + b"]" * 1000000):
+            for args in (["validate"], ["validate", "--ndjson"], ["minify"], ["pretty"],
+                         ["stats"], ["get", "-", "/0/0"]):
+                r = run(*(args if "-" in args else args + ["-"]), stdin=doc)
+                self.assertEqual((r.returncode, r.stdout), (1, b""), args)
+                self.assertIn(b"-:1:1025: ", r.stderr, args)
+                self.assertIn(b"(FJ_ERR_DEPTH, byte 1024)", r.stderr, args)
+
     def test_usage_errors_and_help(self):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("frobnicate").returncode, 2)
