@@ -8,7 +8,7 @@
  * rewind) no longer matches and is refused instead of misread. */
 #include <string.h>
 
-#include "ondemand/internal.h"
+#include "ondemand/field_table.h"
 
 /* Bytes that can start a JSON value. */
 const bool fj__value_start[256] = {

@@ -16,46 +16,10 @@
  * or skipped once by the cursor, so the structure the table is built from
  * has already been checked. A failed allocation just leaves the
  * linear search in charge. One table per parser: the most recent object. */
-#include "ondemand/internal.h"
+#include "ondemand/field_table.h"
 
 /* Objects with fewer fields are searched linearly: a wrap costs little. */
 enum { MIN_FIELDS = 8 };
-
-/* Up to eight bytes of the n at s as a word, by whole loads (a byte-wise
- * copy into a word stalls the load that reads it back). */
-static uint64_t key_word(const uint8_t *s, size_t n) {
-  if (n >= 8) {
-    uint64_t w;
-    memcpy(&w, s, 8);
-    return w;
-  }
-  if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, s, 4);
-    memcpy(&b, s + n - 4, 4);
-    return a | (uint64_t)b << 32;
-  }
-  return n ? s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16 : 0;
-}
-
-/* A hash of a raw key: its first and last eight bytes and its length. */
-static uint32_t key_hash(const uint8_t *s, size_t n) {
-  uint64_t tail = n > 8 ? key_word(s + n - 8, 8) : 0;
-  uint64_t h = (key_word(s, n) ^ (tail * 0x9E3779B97F4A7C15ull) ^ n) * 0xD6E8FEB86659FD93ull;
-  return (uint32_t)(h >> 32);
-}
-
-/* The slot for raw key (s, n): the one holding it, or the empty one where it
- * would go. */
-static inline fj__field_slot *probe(const fj_parser *p, const uint8_t *s, size_t n, uint32_t h) {
-  const fj__field_table *t = &p->fields;
-  for (uint32_t i = h & t->mask;; i = (i + 1) & t->mask) {
-    fj__field_slot *slot = &t->slots[i];
-    if (slot->vpos == 0) return slot; /* 0 is the root's position: never a field value */
-    if (slot->hash == h && slot->key_len == n && fj__bytes_equal(p->buf + slot->key_off, s, n))
-      return slot;
-  }
-}
 
 /* Empties the table. It starts with as many slots as the last object needed
  * (at least 32), so a run of similar objects allocates once. */
@@ -86,7 +50,8 @@ static bool make_room(fj_parser *p, uint32_t fields) {
   t->slots = s;
   t->mask = 2 * used - 1;
   for (uint32_t i = 0; i < used; i++)
-    if (old[i].vpos) *probe(p, p->buf + old[i].key_off, old[i].key_len, old[i].hash) = old[i];
+    if (old[i].vpos)
+      *fj__fields_probe(p, p->buf + old[i].key_off, old[i].key_len, old[i].hash) = old[i];
   fj__free(&p->alloc, old, (size_t)t->cap * sizeof *old);
   t->cap = 2 * used;
   return true;
@@ -117,8 +82,8 @@ static bool build(fj_parser *p, uint32_t start) {
     size_t len;
     fj__raw_key(p, pos, &raw, &len);
     if (fj__find_backslash(p, raw, len) != len || !make_room(p, k)) return false;
-    uint32_t h = key_hash(raw, len);
-    fj__field_slot *slot = probe(p, raw, len, h);
+    uint32_t h = fj__key_hash(raw, len);
+    fj__field_slot *slot = fj__fields_probe(p, raw, len, h);
     if (slot->vpos) return false; /* a duplicate key */
     *slot = (fj__field_slot){(uint32_t)(raw - p->buf), (uint32_t)len, pos + 2, h};
     k++;
@@ -136,17 +101,6 @@ bool fj__fields_wrapped(fj_parser *p, const fj_object *o) {
   t->serial = o->serial;
   t->usable = build(p, o->start);
   return t->usable;
-}
-
-int fj__fields_lookup(const fj_parser *p, const fj_object *o, const char *key, size_t key_len,
-                      uint32_t *vpos) {
-  const fj__field_table *t = &p->fields;
-  if (t->gen != o->gen || t->serial != o->serial || !t->usable) return -1;
-  const uint8_t *s = (const uint8_t *)key;
-  const fj__field_slot *slot = probe(p, s, key_len, key_hash(s, key_len));
-  if (!slot->vpos) return 0;
-  *vpos = slot->vpos;
-  return 1;
 }
 
 void fj__fields_free(fj_parser *p) {

@@ -236,19 +236,23 @@ typedef size_t (*fj__find_backslash_fn)(const uint8_t *s, size_t n);
 fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
 
 /* The first backslash of the n bytes at s (a string's contents), or n.
- * Strings of up to 64 bytes away from the end of the input take up to four
- * 16-byte loads inline (they may read past the string, never past the
- * input): most strings are short, and a call costs more than the search.
+ * Strings of up to 64 bytes take 16-byte loads inline when the caller's
+ * memory reaches far enough (they may read past the string, never past that
+ * memory): most strings are short, and a call costs more than the search.
  * The rest go to the kernel's primitive. */
 static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  if (n <= 64 && (size_t)(p->read_end - s) >= 64) {
+  const size_t room = (size_t)(p->read_end - s);
+  if (n <= 64 && room >= (n <= 16 ? 16 : 64)) {
     const __m128i bs = _mm_set1_epi8('\\');
     for (size_t i = 0;; i += 16) {
       unsigned m = (unsigned)_mm_movemask_epi8(
           _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), bs));
-      if (m || i + 16 >= n)
-        return m && i + (size_t)__builtin_ctz(m) < n ? i + (size_t)__builtin_ctz(m) : n;
+      if (m) {
+        size_t at = i + (size_t)__builtin_ctz(m);
+        return at < n ? at : n;
+      }
+      if (i + 16 >= n) return n;
     }
   }
 #endif
@@ -258,10 +262,7 @@ static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, si
 /* Field tables (field_table.c). A lookup in object o wrapped around to its
  * start: returns true when o has just been given a usable table. */
 bool fj__fields_wrapped(fj_parser *p, const fj_object *o);
-/* With a usable table for o: 1 and *vpos the value's structural if the key
- * (which must hold no backslash) is a field, else 0. Without one: -1. */
-int fj__fields_lookup(const fj_parser *p, const fj_object *o, const char *key, size_t key_len,
-                      uint32_t *vpos);
+/* fj__fields_lookup(): in field_table.h. */
 void fj__fields_free(fj_parser *p);
 
 /* ---- streams (stream.c) ---------------------------------------------------
