@@ -135,6 +135,12 @@ static inline fj_error fj__check_value(const fj_value *v) {
  * escapes, grammar, spelling, and that it ends at a delimiter (validate.c). */
 fj_error fj__check_scalar(fj_parser *p, uint32_t pos);
 
+/* Checks the escapes of the string at structural pos (string.c). Stage 1
+ * found its closing quote (fj__string_close) and checked UTF-8 and control
+ * characters; only escapes are left, so a string without a backslash is
+ * done after one search for it. FJ_ERR_BAD_ESCAPE, FJ_ERR_BAD_SURROGATE. */
+fj_error fj__check_string(fj_parser *p, uint32_t pos);
+
 /* Advances the cursor until it is back at depth `target` (bracket matching). */
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target);
 
