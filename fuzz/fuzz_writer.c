@@ -116,17 +116,21 @@ enum { UTF8_CHECK, UTF8_REPLACE, UTF8_COPY };
 /* Appends what a string should read back as to `out`; returns whether the
  * input was well-formed. */
 static bool expected_text(int mode, const uint8_t *s, size_t n, bytes *out) {
+  if (!n) return true; /* s may be NULL */
   bool valid = true;
+  size_t kept = 0; /* s[kept, i) is copied as it is, in one go */
   for (size_t i = 0; i < n;) {
     bool whole;
     size_t k = utf8_subpart(s + i, n - i, &whole);
     valid &= whole;
-    if (whole || mode == UTF8_COPY)
-      bytes_add(out, s + i, k);
-    else
+    if (!whole && mode != UTF8_COPY) {
+      bytes_add(out, s + kept, i - kept);
       bytes_add(out, "\xEF\xBF\xBD", 3);
+      kept = i + k;
+    }
     i += k;
   }
+  bytes_add(out, s + kept, n - kept);
   return valid;
 }
 
@@ -193,7 +197,8 @@ static double special_double(uint8_t k) {
 /* A string longer than the writer's 4 KiB chunks: a short pattern of the
  * input repeated, so multi-byte sequences straddle every chunk boundary. */
 static const char *long_text(input *in, bytes *scratch, size_t *n) {
-  size_t len = 4000 + (size_t)take(in) * 40, plen;
+  uint8_t b = take(in); /* lengths around one or two chunk boundaries */
+  size_t len = (b & 128 ? 8150 : 4050) + (size_t)(b & 127), plen;
   const uint8_t *pat = take_n(in, (size_t)take(in) % 16 + 1, &plen);
   scratch->len = 0;
   while (plen && scratch->len < len)
