@@ -39,8 +39,8 @@ static inline bool good_literal(const uint8_t *s, const uint8_t *end, const char
 }
 
 /* fj__check_scalar(), with the common cases inline: a string without a
- * backslash (about half of all structurals in typical documents) and a
- * well-formed literal. */
+ * backslash (about half of all structurals in typical documents), a
+ * well-formed literal, a short integer. */
 static inline fj_error check_scalar(fj_parser *p, uint32_t pos) {
   const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
   switch (*s) {
@@ -58,7 +58,19 @@ static inline fj_error check_scalar(fj_parser *p, uint32_t pos) {
   case 'n':
     if (good_literal(s, end, "null", 4)) return FJ_OK;
     break;
-  default: break; /* numbers: fj__number_scan's 8-digit steps beat an inline loop */
+  default: { /* integers of up to 3 digits (counts, flags, small codes) */
+    const uint8_t *q = s + (*s == '-');
+    size_t k = 0;
+    while (k < 3 && q + k < end && (unsigned)(q[k] - '0') < 10u)
+      k++;
+    if (k && (q[0] != '0' || k == 1) && (q + k == end || fj__is_delimiter(q[k]))) return FJ_OK;
+    size_t n; /* the rest: fj__number_scan's 8-digit steps, without a second call */
+    int is_integer;
+    if (fj__number_scan(s, end, &n, &is_integer) == FJ_OK &&
+        (s + n == end || fj__is_delimiter(s[n])))
+      return FJ_OK;
+    break;
+  }
   }
   return fj__check_scalar(p, pos);
 }
