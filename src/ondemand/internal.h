@@ -241,12 +241,13 @@ static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t r
 typedef size_t (*fj__find_backslash_fn)(const uint8_t *s, size_t n);
 fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
 
-/* The first backslash of the n bytes at s (a string's contents), or n.
- * Strings of up to 64 bytes take 16-byte loads inline when the caller's
- * memory reaches far enough (they may read past the string, never past that
- * memory): most strings are short, and a call costs more than the search.
- * The rest go to the kernel's primitive. */
-static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
+/* The first backslash of the n bytes at s (a string's contents), or n,
+ * into *first, for strings of up to 64 bytes when the caller's memory
+ * reaches far enough: 16-byte loads inline (they may read past the string,
+ * never past that memory). Returns false, deciding nothing, otherwise.
+ * Most strings are short, and a call costs more than the search. */
+static inline bool fj__find_backslash_short(const fj_parser *p, const uint8_t *s, size_t n,
+                                            size_t *first) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   const size_t room = (size_t)(p->read_end - s);
   if (n <= 64 && room >= (n <= 16 ? 16 : 64)) {
@@ -256,13 +257,26 @@ static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, si
           _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), bs));
       if (m) {
         size_t at = i + (size_t)__builtin_ctz(m);
-        return at < n ? at : n;
+        *first = at < n ? at : n;
+        return true;
       }
-      if (i + 16 >= n) return n;
+      if (i + 16 >= n) {
+        *first = n;
+        return true;
+      }
     }
   }
+#else
+  (void)p, (void)s, (void)n, (void)first;
 #endif
-  return p->find_backslash(s, n);
+  return false;
+}
+
+/* The first backslash of the n bytes at s (a string's contents), or n: the
+ * short case inline, the rest with the kernel's primitive. */
+static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
+  size_t first;
+  return fj__find_backslash_short(p, s, n, &first) ? first : p->find_backslash(s, n);
 }
 
 /* Field tables (field_table.c). A lookup in object o wrapped around to its
