@@ -3,8 +3,8 @@
 // the corpus file twitter.json).
 //
 //   read_struct/LIBRARY/MODEL: a document into the structs fastjson-gen
-//       declares; strings, arrays and children go to an fj_arena (freed in
-//       every iteration, for every library).
+//       declares; strings, arrays and children go to an fj_arena (reset,
+//       keeping its largest block, in every iteration, for every library).
 //       fastjson-gen   the generated fj_read_<Type>() (reused parser)
 //       fastjson-desc  fj_desc_read() with descriptor tables (no generator;
 //                      records only: the expr models are unions, which the
@@ -1283,7 +1283,7 @@ template <class T> void read_gen(benchmark::State &state) {
   expect("read_struct", "fastjson-gen", x, false);
   bool ok = true;
   for (auto _ : state) {
-    fj_arena_free(&a);
+    fj_arena_reset(&a);
     ok &= gen_read(h.p, j, &a, &x);
     benchmark::DoNotOptimize(x);
   }
@@ -1305,7 +1305,7 @@ template <class T> void read_desc(benchmark::State &state) {
   expect("read_struct", "fastjson-desc", x, false);
   bool ok = true;
   for (auto _ : state) {
-    fj_arena_free(&a);
+    fj_arena_reset(&a);
     ok &= fj_desc_read(h.p, j.data(), j.size(), &a, 0, model<T>::table(), &x, &err) == FJ_OK;
     benchmark::DoNotOptimize(x);
   }
@@ -1334,7 +1334,7 @@ template <class T> void read_simdjson(benchmark::State &state) {
   expect("read_struct", "simdjson", x, false);
   bool ok = true;
   for (auto _ : state) {
-    fj_arena_free(&a);
+    fj_arena_reset(&a);
     ok &= sj_read(parser, padded, &a, x);
     benchmark::DoNotOptimize(x);
   }
@@ -1363,7 +1363,7 @@ template <class T> void read_rapidjson(benchmark::State &state) {
   expect("read_struct", "rapidjson", x, false);
   bool ok = true;
   for (auto _ : state) {
-    fj_arena_free(&a);
+    fj_arena_reset(&a);
     ok &= rj_read(j, &a, x);
     benchmark::DoNotOptimize(x);
   }
@@ -1393,7 +1393,7 @@ template <class T> void read_cjson(benchmark::State &state) {
   expect("read_struct", "cjson", x, true);
   bool ok = true;
   for (auto _ : state) {
-    fj_arena_free(&a);
+    fj_arena_reset(&a);
     ok &= cj_read(j.data(), j.size(), &a, x);
     benchmark::DoNotOptimize(x);
   }

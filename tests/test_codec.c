@@ -497,7 +497,8 @@ static void count_free(void *ctx, void *p, size_t n) {
   free(p);
 }
 
-/* The arena takes its blocks from the caller's allocator and returns them all. */
+/* The arena takes its blocks from the caller's allocator and returns them all;
+ * a reset keeps one block for reuse. */
 static void test_arena(void **state) {
   (void)state;
   fj_allocator al = {count_malloc, count_realloc, count_free, NULL};
@@ -518,8 +519,20 @@ static void test_arena(void **state) {
   Company c;
   fj_decode_error err;
   OK(fj_read_Company(NULL, json, len, &a, 0, &c, &err));
+  /* reset keeps the largest block (the 1 MiB one) and frees the others */
+  fj_arena_reset(&a);
+  size_t kept = fj_arena_size(&a);
+  assert_true(kept >= 1 << 20 && g_live == kept);
+  for (int round = 0; round < 3; round++) { /* warm: decoding again takes no new memory */
+    OK(fj_read_Company(NULL, json, len, &a, 0, &c, &err));
+    assert_int_equal(fj_arena_size(&a), kept);
+    fj_arena_reset(&a);
+  }
   fj_arena_free(&a);
   assert_int_equal(g_live, 0);
+  fj_arena_reset(&a); /* an empty arena, and NULL, are left alone */
+  fj_arena_reset(NULL);
+  assert_int_equal(fj_arena_size(&a), 0);
   free(json);
 }
 

@@ -66,6 +66,12 @@ FJ_API void *fj_arena_alloc(fj_arena *a, size_t size);
 /** Frees every block; the arena is then empty and reusable. NULL is ignored. */
 FJ_API void fj_arena_free(fj_arena *a);
 
+/** Ends the life of everything allocated so far (pointers into the arena
+ *  become invalid) but keeps the largest block for the next allocations, so
+ *  decoding one document after another in the same arena takes no memory
+ *  from the allocator once it is warm. NULL is ignored. */
+FJ_API void fj_arena_reset(fj_arena *a);
+
 /** Bytes taken from the allocator by the arena's blocks (headers included). */
 FJ_API size_t fj_arena_size(const fj_arena *a);
 

@@ -71,6 +71,22 @@ void fj_arena_free(fj_arena *a) {
   a->alloc = keep;
 }
 
+void fj_arena_reset(fj_arena *a) {
+  if (!a || !a->head) return;
+  fj_arena_block *keep = a->head; /* the largest block: the next document likely fits */
+  for (fj_arena_block *b = a->head->next; b; b = b->next)
+    if (b->size > keep->size) keep = b;
+  const fj_allocator *al = arena_allocator(a);
+  for (fj_arena_block *b = a->head, *next; b; b = next) {
+    next = b->next;
+    if (b != keep) fj__free(al, b, b->size);
+  }
+  keep->next = NULL;
+  a->head = keep;
+  a->ptr = keep->data;
+  a->end = (char *)keep + keep->size;
+}
+
 size_t fj_arena_size(const fj_arena *a) {
   size_t n = 0;
   for (const fj_arena_block *b = a ? a->head : NULL; b; b = b->next)
