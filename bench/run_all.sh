@@ -3,7 +3,8 @@
 # fastjson-mem-peak in Release (the distribution's default flags: no
 # -march=native), runs the TASK/LIBRARY/INPUT matrix over the corpus with
 # repetitions, the scaling documents (1 KB .. 100 MB), the peak-memory
-# program, then bench/report.py.
+# program, the codec compile cost (bench/codec_compile_cost.py), then
+# bench/report.py.
 #
 #   bench/run_all.sh            full run: 10 repetitions, all scaling sizes
 #                               (roughly half an hour on 2 cores)
@@ -155,6 +156,14 @@ for f in "$data"/corpus/*.json "$res"/scaling/*.json; do
   done
 done
 "$mem" --info >"$res/info.json"
+
+# ---- compile cost of generated codecs (N record types and N/4 unions) -------------------
+say "codec compile cost"
+python3 "$root/bench/codec_compile_cost.py" "$build/fastjson-gen" "${CC:-cc}" -O2 \
+  >"$res/compile_cost.txt" 2>"$res/compile_cost.log" || {
+  tail -5 "$res/compile_cost.log" >&2
+  rm -f "$res/compile_cost.txt"
+}
 
 # ---- the report --------------------------------------------------------------------------
 say "report"
