@@ -204,10 +204,10 @@ static inline bool number_ends(const fj_parser *p, const uint8_t *s, size_t len)
  * text; anything unusual (another type, an error) takes the public getter,
  * which describes it exactly as before. */
 static inline bool fast_int64(const fj_value *v, int64_t *out) {
-  const uint8_t *s = number_text(v);
+  const uint8_t *s = number_text(v), *end = v->parser->buf + v->parser->len;
   size_t len;
-  return s && fj__parse_int64(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&
-         number_ends(v->parser, s, len);
+  return s && (fj__small_integer(s, end, out) ||
+               (fj__parse_int64(s, end, out, &len) == FJ_OK && number_ends(v->parser, s, len)));
 }
 
 fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {

@@ -116,6 +116,29 @@ static inline bool fj__is_delimiter(uint8_t c) { return fj__delimiter[c]; }
  * steps without branches, which skipped structurals would mispredict. */
 extern const int8_t fj__bracket_delta[256]; /* cursor.c */
 
+/* The common integer: an optional '-', 1 to 18 digits without a leading
+ * zero (so no overflow), then a delimiter or the end of the input. Returns
+ * false for anything else, which the full parser then handles. */
+static inline bool fj__small_integer(const uint8_t *s, const uint8_t *end, int64_t *out) {
+  const uint8_t *q = s;
+  bool neg = *q == '-';
+  q += neg;
+  if (FJ_UNLIKELY(q >= end || (unsigned)(*q - '1') > 8u)) {
+    if (q < end && *q == '0' && (q + 1 == end || fj__is_delimiter(q[1]))) {
+      *out = 0;
+      return true;
+    }
+    return false;
+  }
+  uint64_t m = (uint64_t)(*q++ - '0');
+  const uint8_t *stop = end - q > 17 ? q + 17 : end;
+  while (q < stop && (unsigned)(*q - '0') < 10u)
+    m = m * 10 + (uint64_t)(*q++ - '0');
+  if (q < end && !fj__is_delimiter(*q)) return false;
+  *out = neg ? -(int64_t)m : (int64_t)m;
+  return true;
+}
+
 /* Whether a byte can start a JSON value: `"{[-0123456789tfn` (cursor.c). */
 extern const bool fj__value_start[256];
 static inline bool fj__is_value_start(uint8_t c) { return fj__value_start[c]; }

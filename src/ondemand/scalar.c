@@ -48,29 +48,6 @@ static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_err
   return err ? fj__fail(p, err, at) : FJ_OK;
 }
 
-/* The common integer: an optional '-', 1 to 18 digits without a leading
- * zero (so no overflow), then a delimiter or the end of the input. Returns
- * false for anything else, which the full parser then handles. */
-static inline bool small_integer(const uint8_t *s, const uint8_t *end, int64_t *out) {
-  const uint8_t *q = s;
-  bool neg = *q == '-';
-  q += neg;
-  if (FJ_UNLIKELY(q >= end || (unsigned)(*q - '1') > 8u)) {
-    if (q < end && *q == '0' && (q + 1 == end || fj__is_delimiter(q[1]))) {
-      *out = 0;
-      return true;
-    }
-    return false;
-  }
-  uint64_t m = (uint64_t)(*q++ - '0');
-  const uint8_t *stop = end - q > 17 ? q + 17 : end;
-  while (q < stop && (unsigned)(*q - '0') < 10u)
-    m = m * 10 + (uint64_t)(*q++ - '0');
-  if (q < end && !fj__is_delimiter(*q)) return false;
-  *out = neg ? -(int64_t)m : (int64_t)m;
-  return true;
-}
-
 /* Parses the number at v as a double, through the parser's one-entry cache. */
 static fj_error cached_double(fj_parser *p, const fj_value *v, const uint8_t *s, double *out,
                               size_t *len) {
@@ -97,7 +74,7 @@ fj_error fj_value_get_int64(const fj_value *v, int64_t *out) {
   if (!out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   const uint8_t *end = p->buf + p->len;
-  if (FJ_LIKELY(small_integer(s, end, out))) return FJ_OK;
+  if (FJ_LIKELY(fj__small_integer(s, end, out))) return FJ_OK;
   size_t len = 0;
   /* A fraction or exponent: well-formed text is then "not an integer", and
    * readers that try int64 first read it as a double next, so parse it as
