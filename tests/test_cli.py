@@ -7,6 +7,7 @@ FILE:LINE:COL messages and exit codes, standard input, and --help.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -131,6 +132,34 @@ class Cli(unittest.TestCase):
             # the stray 'é' is at line 3, column 3 (byte 17)
             self.assertTrue(r.stderr.decode().startswith(bad + ":3:3: expected a value"), r.stderr)
             self.assertNotIn(good, r.stderr.decode())
+
+    def test_ndjson_stats_and_validate_report_bad_lines(self):
+        lines = ['{"a": 1}', '[1, 2,]', '', '"x"', '{"b": tru}', '[true, null]']
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "mixed.ndjson")
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            bad = []  # the oracle: Python's json, line by line (1-based, empty lines skipped)
+            good = []
+            for i, line in enumerate(lines, 1):
+                if not line:
+                    continue
+                try:
+                    good.append(json.loads(line))
+                except ValueError:
+                    bad.append(i)
+            for cmd in (["stats", "--ndjson"], ["validate", "--ndjson"]):
+                r = run(*cmd, path)
+                self.assertEqual(r.returncode, 1, cmd)
+                err = r.stderr.decode().splitlines()
+                self.assertEqual([e.split(":")[1] for e in err], [str(i) for i in bad], err)
+                for e in err:
+                    self.assertRegex(e, r"^" + re.escape(path) + r":\d+:\d+: .* \(FJ_ERR_\w+, byte \d+\)$")
+            out = run("stats", "--ndjson", path).stdout.decode()
+            self.assertIn("documents:  %d\n" % (len(good) + len(bad)), out)
+            self.assertIn("bad lines:  %d\n" % len(bad), out)
+            for i in bad:
+                self.assertIn("bad line:   %d\n" % i, out)
 
     def test_invalid_input_writes_nothing_to_stdout(self):
         for cmd in ("minify", "pretty"):

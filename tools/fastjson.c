@@ -492,7 +492,8 @@ static double best_validate_seconds(fj_parser *p, const fj_file *f) {
 }
 
 /* stats --ndjson: walks every valid line; reports documents and bytes per
- * second and the line numbers of the bad lines. */
+ * second and the line numbers of the bad lines (each bad line's error also
+ * goes to stderr, as with validate --ndjson). */
 static fj_error walk_document(fj_value *root, void *ctx) { return walk(root, 0, ctx); }
 
 static int stats_ndjson(const char *path) {
@@ -501,6 +502,7 @@ static int stats_ndjson(const char *path) {
   ndjson_run r = {0};
   r.bad_lines = lines;
   r.max_bad = MAX_LISTED;
+  r.report = true; /* each bad line's error, offset and line:column on stderr */
   stats s = {0};
   int rc = run_ndjson(path, &r, walk_document, &s);
   if (rc == EXIT_IO || rc == EXIT_USAGE) return rc;
