@@ -343,9 +343,12 @@ FJ_API fj_error fj_value_get_object(const fj_value *v, fj_object *out);
  *          FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
 
-/** Finds the first field whose unescaped key equals the `key_len` bytes at
- *  `key`. Searches forward from the cursor, then wraps around to the start
- *  of the object once, so fields in any order are found; in-order lookups
+/** Finds a field whose unescaped key equals the `key_len` bytes at `key`:
+ *  the first one at or after the cursor (the field after the one last
+ *  returned), searching forward, then from the start of the object up to
+ *  the cursor. So fields in any order are found, and with a duplicate key
+ *  the one found depends on where the cursor is (fj_value_at_pointer()
+ *  starts a fresh search, so it finds the first in document order); in-order lookups
  *  cost one key comparison each. Keys without escapes are compared without
  *  unescaping. The first lookup that wraps around in an object of 8 or more
  *  distinct keys without escapes indexes its fields in a hash table (one
