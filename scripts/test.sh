@@ -1,6 +1,7 @@
 #!/bin/sh
 # Quick start, command 2: build everything warning-free and run the whole
-# test suite (ctest; tests read ../shared/data and skip what is missing).
+# test suite (ctest). Tests read ../shared/data (or $FJ_DATA_DIR); the
+# configuration stops with a message when it is missing.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh gcc make cmake libcmocka-dev python3 pkg-config

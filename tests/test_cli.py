@@ -161,6 +161,45 @@ class Cli(unittest.TestCase):
             for i in bad:
                 self.assertIn("bad line:   %d\n" % i, out)
 
+    def test_exit_code_does_not_depend_on_order(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "bad.json")
+            missing = os.path.join(d, "missing.json")
+            with open(bad, "w") as f:
+                f.write("[1,\n")
+            for flags in ([], ["--ndjson"]):
+                self.assertEqual(run("validate", *flags, bad, missing).returncode, 3, flags)
+                self.assertEqual(run("validate", *flags, missing, bad).returncode, 3, flags)
+                self.assertEqual(run("validate", *flags, bad, bad).returncode, 1, flags)
+
+    def test_get_errors_name_code_and_place(self):
+        path = corpus("twitter.json")
+        with open(path, "rb") as f:
+            text = f.read()
+        start = text.index(b"[")  # the statuses array: where /statuses/500 stops
+        line = text[:start].count(b"\n") + 1
+        col = start - (text.rfind(b"\n", 0, start) + 1) + 1
+        r = run("get", path, "/statuses/500")
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr.decode(), "%s:%d:%d: /statuses/500: the array has no element at "
+                         "that index (FJ_ERR_INDEX_RANGE, byte %d)\n" % (path, line, col, start))
+        r = run("get", path, "/nope")
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stderr.decode(), r":1:1: /nope: .* \(FJ_ERR_NO_SUCH_FIELD, byte 0\)\n$")
+
+    def test_ndjson_from_a_pipe_path_is_read_in_chunks(self):
+        path = corpus("amazon_cellphones.ndjson")
+        with open(path, "rb") as f:
+            want = sum(1 for line in f if line.strip())
+        with tempfile.TemporaryDirectory() as d:
+            fifo = os.path.join(d, "fifo")
+            os.mkfifo(fifo)
+            writer = subprocess.Popen(["sh", "-c", 'cat "$0" > "$1"', path, fifo])
+            r = run("stats", "--ndjson", fifo)
+            writer.wait()
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("documents:  %d\n" % want, r.stdout.decode())
+
     def test_invalid_input_writes_nothing_to_stdout(self):
         for cmd in ("minify", "pretty"):
             r = run(cmd, "-", stdin=b'[1, 2,]')

@@ -5,9 +5,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,8 +63,10 @@ static const char *const command_help[][2] = {
      "Checks each FILE against RFC 8259 (syntax, UTF-8, escapes, numbers).\n"
      "Prints FILE:LINE:COLUMN: message for each invalid file; exit 1 if any is invalid.\n"
      "--ndjson: each FILE holds one document per line (NDJSON); every bad line is\n"
-     "reported with its line number and the others are still checked. On a terminal\n"
-     "a progress bar is drawn on standard error during long runs.\n"},
+     "reported with its line number and the others are still checked. Lines over\n"
+     "64 MiB are FJ_ERR_DOCUMENT_TOO_LARGE. Pipes and standard input are read in\n"
+     "chunks. On a terminal a progress bar is drawn on standard error during long runs.\n"
+     "Exit code: 3 if any FILE cannot be read, else 1 if any is invalid, else 0.\n"},
     {"minify", "usage: fastjson minify FILE\n"
                "Prints FILE with all whitespace outside strings removed; numbers and strings\n"
                "are copied byte for byte. Invalid input prints an error and nothing else.\n"},
@@ -230,15 +234,33 @@ static void progress_update(progress *pg, uint64_t done) {
   pg->drawn = true;
 }
 
+/* Several files: the most serious outcome is the exit code, whatever the
+ * order (cannot read 3 > invalid 1 > valid 0). */
+static int worse(int a, int b) { return a == EXIT_IO || b == EXIT_IO ? EXIT_IO : a > b ? a : b; }
+
 /* Opens FILE as an NDJSON stream that validates every line: a mapped
- * buffer for a file, chunked reads for '-' (standard input). */
-static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *total) {
-  fj_stream_options o = {.format = FJ_STREAM_NDJSON, .flags = FJ_STREAM_VALIDATE};
+ * buffer for a regular file, chunked reads (memory bounded by the longest
+ * line) for '-' (standard input), pipes and devices. Lines longer than
+ * FJ_STREAM_DEFAULT_MAX_DOCUMENT are FJ_ERR_DOCUMENT_TOO_LARGE either way,
+ * so a file gives the same verdict however it is passed. *fd receives a
+ * descriptor to close, or -1. */
+static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *total, int *fd) {
+  fj_stream_options o = {.format = FJ_STREAM_NDJSON,
+                         .flags = FJ_STREAM_VALIDATE,
+                         .max_document_size = FJ_STREAM_DEFAULT_MAX_DOCUMENT};
   fj_error err;
+  struct stat st;
   memset(f, 0, sizeof *f);
   *total = 0;
+  *fd = -1;
   if (strcmp(path, "-") == 0) {
     err = fj_stream_new_fd(s, 0, &o);
+  } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    if ((*fd = open(path, O_RDONLY)) < 0) {
+      fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
+      return EXIT_IO;
+    }
+    err = fj_stream_new_fd(s, *fd, &o);
   } else {
     int rc = load(path, f);
     if (rc) return rc;
@@ -248,6 +270,7 @@ static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *to
   if (err) {
     fprintf(stderr, "fastjson: %s\n", fj_error_message(err));
     fj_file_free(f);
+    if (*fd >= 0) close(*fd);
     return EXIT_IO;
   }
   return 0;
@@ -276,8 +299,9 @@ static int run_ndjson(const char *path, ndjson_run *r, fj_error (*visit)(fj_valu
   fj_file f;
   fj_stream *s;
   uint64_t total;
+  int fd;
   prog_file = path;
-  int rc = open_ndjson(path, &f, &s, &total);
+  int rc = open_ndjson(path, &f, &s, &total, &fd);
   if (rc) return rc;
   progress pg;
   progress_start(&pg, total);
@@ -303,6 +327,7 @@ static int run_ndjson(const char *path, ndjson_run *r, fj_error (*visit)(fj_valu
   r->seconds = now_seconds() - pg.start;
   fj_stream_free(s);
   fj_file_free(&f);
+  if (fd >= 0) close(fd);
   if (r->fatal) {
     fprintf(stderr, "%s: cannot read: %s\n", path,
             r->fatal == FJ_ERR_IO ? strerror(errno) : fj_error_message(r->fatal));
@@ -317,8 +342,7 @@ static int validate_ndjson(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     ndjson_run r = {0};
     r.report = true;
-    int rc = run_ndjson(argv[i], &r, NULL, NULL);
-    if (rc && (!status || rc == EXIT_IO)) status = rc;
+    status = worse(status, run_ndjson(argv[i], &r, NULL, NULL));
   }
   return status;
 }
@@ -335,14 +359,11 @@ static int cmd_validate(fj_parser *p, int argc, char **argv) {
     prog_file = argv[i];
     int rc = load(argv[i], &f);
     if (rc) {
-      status = status ? status : rc;
+      status = worse(status, rc);
       continue;
     }
     fj_error err = fj_parser_validate(p, f.data, f.len);
-    if (err) {
-      report(p, err);
-      if (!status) status = EXIT_INVALID;
-    }
+    if (err) status = worse(status, report(p, err));
     fj_file_free(&f);
   }
   return status;
@@ -409,8 +430,12 @@ static int cmd_get(fj_parser *p, int argc, char **argv) {
   if (!err) err = fj_value_at_pointer(&root, argv[1], &v);
   if (!err) err = fj_value_get_raw(&v, &raw, &len);
   if (err == FJ_ERR_NO_SUCH_FIELD || err == FJ_ERR_INDEX_RANGE || err == FJ_ERR_BAD_POINTER ||
-      err == FJ_ERR_WRONG_TYPE) {
-    fprintf(stderr, "%s: %s: %s\n", prog_file, argv[1], fj_error_message(err));
+      err == FJ_ERR_WRONG_TYPE) { /* where the pointer stops: the value it could not enter */
+    fj_location loc;
+    fj_parser_last_error(p, &loc);
+    fprintf(stderr, "%s%s:%zu:%zu:%s %s: %s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
+            loc.column, sgr_off(), argv[1], sgr_red(), fj_error_message(err), sgr_off(),
+            fj_error_name(err), loc.offset);
     rc = EXIT_INVALID;
   } else if (err) {
     rc = report(p, err);
