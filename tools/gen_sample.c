@@ -2,10 +2,12 @@
  * trying the tool where the standard corpus is not at hand. Records look
  * like an API's user timeline: nested objects, ids above 2^53, floats,
  * booleans, nulls, escapes and non-ASCII text. Deterministic for a count. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static uint64_t state = 42;
 static uint64_t next(void) { /* xorshift64 */
@@ -34,7 +36,22 @@ static void text(int n) {
 }
 
 int main(int argc, char **argv) {
-  long count = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
+  long count = 1000;
+  if (argc > 2 || (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))) {
+    fputs("usage: fastjson-sample [COUNT]\nWrites a JSON document of COUNT status records "
+          "(default 1000) to standard output.\n",
+          argc > 2 ? stderr : stdout);
+    return argc > 2 ? 2 : 0;
+  }
+  if (argc == 2) {
+    char *end;
+    errno = 0;
+    count = strtol(argv[1], &end, 10);
+    if (!*argv[1] || *end || errno || count < 0) {
+      fprintf(stderr, "fastjson-sample: COUNT must be a number >= 0, not '%s'\n", argv[1]);
+      return 2;
+    }
+  }
   printf("{\n  \"statuses\": [");
   for (long i = 0; i < count; i++) {
     printf("%s\n    {\n      \"id\": %" PRIu64 ",\n      \"text\": ", i ? "," : "",
