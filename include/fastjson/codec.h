@@ -151,9 +151,16 @@ FJ_API fj_error fj_decode_fail(fj_decoder *d, fj_error code, size_t offset, cons
 #endif
     ;
 
-/** While an error unwinds: prepends `/key` (escaped per RFC 6901) or `/index`
- *  to the error's path. @return `e`. */
+/** While an error `e` unwinds: prepends `/key` to the error's path, the
+ *  `len` bytes at `key` escaped per RFC 6901 (`~` as `~0`, `/` as `~1`). An
+ *  error nobody described yet is first described as fj_decode_cursor()
+ *  does. A path longer than FJ_DECODE_PATH_MAX bytes keeps its innermost
+ *  segments. @return `e`. */
 FJ_API fj_error fj_decode_path_key(fj_decoder *d, const char *key, size_t len, fj_error e);
+
+/** While an error `e` unwinds: prepends `/index` (the 0-based array index in
+ *  decimal) to the error's path, as fj_decode_path_key() does for a key.
+ *  @return `e`. */
 FJ_API fj_error fj_decode_path_index(fj_decoder *d, size_t index, fj_error e);
 
 /* ---- reading (cursor helpers with schema-level messages) ----------------- */
@@ -170,9 +177,20 @@ FJ_API fj_error fj_decode_null(fj_decoder *d, const fj_value *v);
  *  fj_error_message()) unless one is described already. @return `e`. */
 FJ_API fj_error fj_decode_cursor(fj_decoder *d, fj_error e);
 
-/** Enters an object / array; a value of another type is FJ_ERR_WRONG_TYPE
- *  ("expected object, got string"). `what` names the expected type. */
+/** Enters the object `v` into *o (fj_value_get_object()). `what` names the
+ *  expected type in messages, e.g. "object (Order)".
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE for another type ("expected <what>, got
+ *          string"; for `null`, "null is not allowed here: expected
+ *          <what>"); the other errors of fj_value_get_object()
+ *          (FJ_ERR_OUT_OF_ORDER, FJ_ERR_DEPTH, FJ_ERR_STALE_DOCUMENT),
+ *          described. */
 FJ_API fj_error fj_decode_object(fj_decoder *d, const fj_value *v, fj_object *o, const char *what);
+
+/** Enters the array `v` into *a (fj_value_get_array()).
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE for another type ("expected array, got
+ *          object"; for `null`, "null is not allowed here: expected array");
+ *          the other errors of fj_value_get_array() (FJ_ERR_OUT_OF_ORDER,
+ *          FJ_ERR_DEPTH, FJ_ERR_STALE_DOCUMENT), described. */
 FJ_API fj_error fj_decode_array(fj_decoder *d, const fj_value *v, fj_array *a);
 
 /** The next field of `o`: *raw / *raw_len the key's bytes as written between
@@ -183,29 +201,71 @@ FJ_API fj_error fj_decode_array(fj_decoder *d, const fj_value *v, fj_array *a);
 FJ_API fj_error fj_decode_next_field(fj_decoder *d, fj_object *o, fj_value *key, const char **raw,
                                      size_t *raw_len, fj_value *value);
 
-/** The unescaped key (parser memory, valid until the next document). */
+/** The unescaped key (fj_value_get_string() of `key`): *s receives `*len`
+ *  bytes of UTF-8, not NUL-terminated, in the input or in parser memory,
+ *  valid until the parser parses another document or is freed.
+ *  @return FJ_OK; the errors of fj_value_get_string() (FJ_ERR_BAD_ESCAPE,
+ *          FJ_ERR_BAD_SURROGATE, FJ_ERR_NOMEM, FJ_ERR_STALE_DOCUMENT,
+ *          FJ_ERR_OUT_OF_ORDER), described. */
 FJ_API fj_error fj_decode_key(fj_decoder *d, const fj_value *key, const char **s, size_t *len);
 
 /** Restarts the iteration of `o` at its first field (after a discriminator
- *  that was looked up ahead with fj_object_findn()). */
+ *  that was looked up ahead with fj_object_findn()); the cursor goes back to
+ *  the object's first key, even from inside one of its fields' values.
+ *  Only an iteration of the decoder's current document that has not
+ *  returned FJ_END, and whose object the cursor has not left, can restart.
+ *  @return FJ_OK; FJ_ERR_OUT_OF_ORDER ("cannot restart the object", at the
+ *          object's `{`) for any other iteration. */
 FJ_API fj_error fj_decode_object_restart(fj_decoder *d, fj_object *o);
 
-/** Typed scalars with range checks. Integers must be written as integers:
- *  out of range ("2147483648 is out of range for int32") is
- *  FJ_ERR_NUMBER_RANGE, `1.5` FJ_ERR_NOT_INTEGER; `null` and other types are
- *  FJ_ERR_WRONG_TYPE ("null is not allowed here: expected int32"). */
+/** Reads an integer in [-2^31, 2^31) into *out. Integers must be written as
+ *  integers (no fraction, no exponent), as for fj_value_get_int64().
+ *  @return FJ_OK; FJ_ERR_NUMBER_RANGE ("2147483648 is out of range for
+ *          int32"); FJ_ERR_NOT_INTEGER (`1.5`, `1e2`: "1.5 is not an integer
+ *          (int32)"); FJ_ERR_WRONG_TYPE for `null` ("null is not allowed
+ *          here: expected int32") and other types ("expected int32, got
+ *          string"); FJ_ERR_BAD_NUMBER, FJ_ERR_STALE_DOCUMENT,
+ *          FJ_ERR_OUT_OF_ORDER; all described. */
 FJ_API fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out);
+
+/** Reads an integer in [-2^63, 2^63) into *out (fj_value_get_int64()).
+ *  @return as fj_decode_int32(), with "int64" in the messages. */
 FJ_API fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out);
+
+/** Reads an integer in [0, 2^64) into *out (fj_value_get_uint64()); a
+ *  negative integer is out of range ("-1 is out of range for uint64").
+ *  @return as fj_decode_int32(), with "uint64" in the messages. */
 FJ_API fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out);
+
+/** Reads any number as the nearest double into *out (fj_value_get_double():
+ *  correctly rounded, round-half-to-even).
+ *  @return FJ_OK; FJ_ERR_NUMBER_RANGE when the magnitude rounds above
+ *          DBL_MAX ("1e400 is out of range for number"); FJ_ERR_WRONG_TYPE
+ *          ("expected number, got string"; for `null`, "null is not allowed
+ *          here: expected number"); FJ_ERR_BAD_NUMBER,
+ *          FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER; all described. */
 FJ_API fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out);
+
+/** Reads `true` or `false` into *out (fj_value_get_bool()).
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE ("expected boolean, got number"; for
+ *          `null`, "null is not allowed here: expected boolean");
+ *          FJ_ERR_BAD_LITERAL, FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER;
+ *          all described. */
 FJ_API fj_error fj_decode_bool(fj_decoder *d, const fj_value *v, bool *out);
 
 /** A string copied into the arena (NUL-terminated). FJ_ERR_NOMEM when the
  *  arena fails. */
 FJ_API fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out);
 
-/** A string's unescaped bytes without copying (input or parser memory,
- *  valid until the next document): for enums and discriminators. */
+/** A string's unescaped bytes without copying, for enums and
+ *  discriminators: *s receives `*len` bytes of UTF-8, not NUL-terminated,
+ *  in the input or in parser memory, valid until the parser parses another
+ *  document or is freed.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE ("expected string, got number"; for
+ *          `null`, "null is not allowed here: expected string"); the other
+ *          errors of fj_value_get_string() (FJ_ERR_BAD_ESCAPE,
+ *          FJ_ERR_BAD_SURROGATE, FJ_ERR_NOMEM, FJ_ERR_STALE_DOCUMENT,
+ *          FJ_ERR_OUT_OF_ORDER), described. */
 FJ_API fj_error fj_decode_string_view(fj_decoder *d, const fj_value *v, const char **s,
                                       size_t *len);
 
@@ -216,11 +276,22 @@ FJ_API fj_error fj_decode_array_alloc(fj_decoder *d, fj_array *a, size_t elem_si
                                       size_t *count);
 
 /** The same for the fields of the entered object `o` (string-keyed maps):
- *  *keys gets `count` fj_str, *values `count` values of `elem_size` bytes. */
+ *  counts them without moving the cursor, then *keys gets `*count` zeroed
+ *  fj_str and *values `*count` zeroed values of `elem_size` bytes, both in
+ *  the arena (both NULL when the object is empty).
+ *  @return FJ_OK; FJ_ERR_NOMEM ("out of memory", or "array too large" when
+ *          the size in bytes overflows size_t), described at the object's
+ *          `{`; the errors of fj_object_count() (FJ_ERR_TRUNCATED,
+ *          FJ_ERR_DEPTH, FJ_ERR_STALE_DOCUMENT), described. */
 FJ_API fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_size, fj_str **keys,
                                     void **values, size_t *count);
 
-/** Zeroed arena memory for one recursive child. */
+/** Zeroed arena memory of `size` bytes (aligned as fj_arena_alloc()) for one
+ *  recursive child, into *out. `v` is the JSON value the child will be read
+ *  from: it only gives the byte offset (fj_value_offset()) reported if the
+ *  allocation fails; its JSON is not read or checked, and the cursor does
+ *  not move.
+ *  @return FJ_OK; FJ_ERR_NOMEM ("out of memory", at `v`), described. */
 FJ_API fj_error fj_decode_alloc(fj_decoder *d, const fj_value *v, size_t size, void **out);
 
 /** A string that must be one of an enum's `n` values (`values[i]`, of
@@ -231,13 +302,38 @@ FJ_API fj_error fj_decode_enum(fj_decoder *d, const fj_value *v, const char *con
                                const uint32_t *lens, size_t n, const char *type_name,
                                size_t *index);
 
-/** Policy errors with their standard messages. `key` is the offending key's
- *  value (its offset is reported) or the object's start for a missing
- *  field. */
+/** Policy error: the required field `field` (its JSON key, NUL-terminated)
+ *  is missing from the object `o`. Describes it as "missing required field
+ *  \"<field>\"" at the byte offset of the object's `{` (unless an error is
+ *  described already: see fj_decode_fail()).
+ *  @return FJ_ERR_NO_SUCH_FIELD, always. */
 FJ_API fj_error fj_decode_missing(fj_decoder *d, const fj_object *o, const char *field);
+
+/** Policy error: `key` (the key value of a field, as the iteration returned
+ *  it) names the field `field` (its JSON key, NUL-terminated) a second time.
+ *  Describes it as "duplicate key \"<field>\"" at the key's byte offset
+ *  (unless an error is described already: see fj_decode_fail()) and
+ *  prepends `/<field>` to the error's path.
+ *  @return FJ_ERR_DUPLICATE_KEY, always. */
 FJ_API fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const char *field);
+
+/** Policy error: `key` (the key value of a field, as the iteration returned
+ *  it) names no field of the type. Unescapes the key, describes it as
+ *  "unknown field \"<key>\"" (at most 64 bytes of the key shown) at the
+ *  key's byte offset (unless an error is described already: see
+ *  fj_decode_fail()) and prepends the key to the error's path.
+ *  @return FJ_ERR_NO_SUCH_FIELD; or, when the key cannot be unescaped, the
+ *          error of fj_decode_key() (FJ_ERR_BAD_ESCAPE, FJ_ERR_BAD_SURROGATE,
+ *          FJ_ERR_NOMEM, ...), described. */
 FJ_API fj_error fj_decode_unknown(fj_decoder *d, const fj_value *key);
-/** A string that is not one of an enum's values (or not the const). */
+
+/** Policy error: the string `v` is not one of the values of the enum
+ *  `type_name` (or not the const). Describes it as "\"<value>\" is not a
+ *  value of <type_name>" (at most 64 bytes of the value shown) at `v`'s byte
+ *  offset, unless an error is described already (see fj_decode_fail()).
+ *  @return FJ_ERR_WRONG_TYPE; or, when `v` cannot be read as a string, the
+ *          error of fj_decode_string_view() (FJ_ERR_WRONG_TYPE for another
+ *          type, FJ_ERR_BAD_ESCAPE, ...), described. */
 FJ_API fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char *type_name);
 
 /* ---- records: table-driven key dispatch (what generated readers call) ------ */
@@ -278,7 +374,11 @@ typedef struct fj_decode_fields {
 } fj_decode_fields;
 
 /** Starts matching the fields of the entered object `o` (copied) against
- *  `r`; `seen` has room for (r->nfields + 63) / 64 words (it is cleared). */
+ *  `r`; `seen` has room for (r->nfields + 63) / 64 words (it is cleared).
+ *  `r` and `seen` are kept by pointer, not copied: both must stay valid
+ *  while `it` is used (fj_decode_field(), fj_decode_field_error(),
+ *  fj_decode_field_seen()); a local array in the reading function's frame
+ *  does. */
 FJ_API void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_record *r,
                                   uint64_t *seen, fj_decode_fields *it);
 
@@ -377,7 +477,16 @@ FJ_API fj_error fj_desc_read(fj_parser *parser, const void *json, size_t len, fj
                              uint32_t flags, const fj_record_desc *desc, void *out,
                              fj_decode_error *err);
 
-/** Reads a described struct from the cursor's current value. */
+/** Reads a described struct from the value `v` (an object) into `out`
+ *  (desc->size bytes, zeroed once the object is entered) with the semantics
+ *  of fj_desc_read(), inside a decode that `d` already runs: for a described
+ *  struct nested in hand-written reading code. Allocations go to d's arena;
+ *  errors are described in d's error (complete it with fj_decoder_finish()).
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE ("expected object (<desc->name>), got
+ *          array"); FJ_ERR_INVALID_ARG for a table with more than 256 fields
+ *          or an array of arrays; the errors of generated readers
+ *          (FJ_ERR_NO_SUCH_FIELD, FJ_ERR_DUPLICATE_KEY, FJ_ERR_NUMBER_RANGE,
+ *          FJ_ERR_NOT_INTEGER, FJ_ERR_NOMEM, cursor errors), described. */
 FJ_API fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_record_desc *desc,
                                    void *out);
 

@@ -23,8 +23,12 @@ typedef struct fj_file {
 
 /** Loads the file at `path` (NUL-terminated): memory-mapped when it is a
  *  regular file, otherwise read to the end (pipes, devices).
- *  @param f  receives the contents; release them with fj_file_free().
- *  @return FJ_OK; FJ_ERR_INVALID_ARG; FJ_ERR_IO (errno tells why);
+ *  @param f  receives the contents; release them with fj_file_free(). After
+ *            any failure but FJ_ERR_INVALID_ARG, *f is zeroed (nothing to
+ *            release; fj_file_free() on it is safe and does nothing);
+ *            FJ_ERR_INVALID_ARG leaves *f untouched.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`f` or `path` NULL); FJ_ERR_IO (errno
+ *          tells why);
  *          FJ_ERR_CAPACITY (a pipe or device delivered more than
  *          FJ_MAX_DOCUMENT_SIZE bytes: reading stops there);
  *          FJ_ERR_NOMEM. */
@@ -32,7 +36,8 @@ FJ_API fj_error fj_file_load(fj_file *f, const char *path);
 
 /** Loads everything readable from the open file descriptor `fd` (for
  *  example 0 for standard input) until end of file; `fd` stays open.
- *  @return as fj_file_load(). */
+ *  @return as fj_file_load(), with *f in the same state after a failure;
+ *          FJ_ERR_INVALID_ARG here means `f` NULL or `fd` negative. */
 FJ_API fj_error fj_file_load_fd(fj_file *f, int fd);
 
 /** Releases a loaded file; `data` becomes invalid. Safe on a zeroed fj_file. */

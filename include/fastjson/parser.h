@@ -11,7 +11,9 @@
  * stay alive and unchanged while values of the document are used. Values,
  * arrays and objects are small handles that live on the caller's stack; they
  * become stale (FJ_ERR_STALE_DOCUMENT) when the parser parses another
- * document.
+ * document (fj_parser_parse(), fj_parser_validate(), fj_minify(),
+ * fj_pretty()). A handle no call filled in (zero-initialised: its parser is
+ * NULL) and a NULL handle pointer are refused with FJ_ERR_INVALID_ARG.
  *
  * Cursor rules (like simdjson On-Demand, but checked): the cursor moves
  * forward only. A container (array or object) can be entered once, when it
@@ -163,7 +165,12 @@ FJ_API fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len,
 /** Parses and fully validates a document against RFC 8259: every number,
  *  string escape and literal is checked, brackets must match, and nothing
  *  may follow the root value. Leaves the parser ready for a new parse.
- *  @return FJ_OK or any parse error of fj_parser_parse() and of the cursor
+ *  The document is parsed into `parser` as by fj_parser_parse(), so handles
+ *  of its previous document become stale (FJ_ERR_STALE_DOCUMENT afterwards)
+ *  whatever the result, except FJ_ERR_INVALID_ARG.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`parser` NULL, or `json` NULL with
+ *          `len` > 0; nothing is parsed then); or any parse error of
+ *          fj_parser_parse() and of the cursor
  *          (FJ_ERR_EXPECTED_*, FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL,
  *          FJ_ERR_BAD_SURROGATE, FJ_ERR_TRUNCATED, FJ_ERR_DEPTH, ...), with
  *          its location kept. Numbers too large for a double are valid JSON
@@ -173,40 +180,48 @@ FJ_API fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t l
 
 /** Moves the cursor back to the root of the current document. Handles
  *  below the root (and iterations) become stale; the root value stays valid.
- *  @return FJ_OK; FJ_ERR_INVALID_ARG if no document was parsed. */
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG if `parser` is NULL or holds no
+ *          document (none was parsed, or the last fj_parser_parse() failed). */
 FJ_API fj_error fj_parser_rewind(fj_parser *parser);
 
 /** The code of the last error a call on this parser or its values returned
  *  (FJ_OK if none since the last successful parse), and where it happened.
+ *  FJ_ERR_INVALID_ARG returns for bad arguments are not recorded.
  *  @param loc  receives the location, or NULL. Line and column are computed
  *              on demand by scanning the input up to the offset (O(offset)),
- *              so the input must still be alive when this is called. */
+ *              so the input must still be alive when this is called.
+ *  @return that code; FJ_ERR_INVALID_ARG if `parser` is NULL (*loc is then
+ *          not written). */
 FJ_API fj_error fj_parser_last_error(const fj_parser *parser, fj_location *loc);
 
 /* ---- values ---------------------------------------------------------------- */
 
 /** The type of a value, from its first byte; does not move the cursor.
- *  @return FJ_OK; FJ_ERR_EXPECTED_VALUE if the bytes there start no JSON
- *          value; FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
+ *          FJ_ERR_EXPECTED_VALUE if the bytes there start no JSON value;
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
 FJ_API fj_error fj_value_get_type(const fj_value *v, fj_type *out);
 
 /** Reads an integer in [-2^63, 2^63). `1.0` and `1e2` are not integers here
  *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.
- *  @return FJ_OK; FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER;
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
+ *          FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER;
  *          FJ_ERR_NOT_INTEGER; FJ_ERR_NUMBER_RANGE (a valid integer outside the
  *          range; its text stays available through fj_value_get_raw());
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_int64(const fj_value *v, int64_t *out);
 
-/** Reads an integer in [0, 2^64). Errors as fj_value_get_int64(); a negative
- *  integer is FJ_ERR_NUMBER_RANGE. */
+/** Reads an integer in [0, 2^64). Errors as fj_value_get_int64()
+ *  (FJ_ERR_INVALID_ARG included); a negative integer is
+ *  FJ_ERR_NUMBER_RANGE. */
 FJ_API fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
 
 /** Reads a number as the nearest double (round-half-to-even), correctly
  *  rounded for every input (Clinger's fast path, then Eisel-Lemire as in
  *  Lemire, "Number Parsing at a Gigabyte per Second", 2021, with an exact
  *  fallback). `-0` gives -0.0; underflow gives a subnormal or zero.
- *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
+ *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE
  *          (the magnitude rounds above DBL_MAX, e.g. `1e400`);
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_double(const fj_value *v, double *out);
@@ -242,21 +257,24 @@ typedef struct fj_number {
  *  than trying fj_value_get_int64() and then fj_value_get_double(). `-0`
  *  gives FJ_NUMBER_INT64 0; `-0.0` gives FJ_NUMBER_DOUBLE -0.0.
  *  @param out  receives the kind and the value.
- *  @return FJ_OK; FJ_ERR_INVALID_ARG (`out` NULL); FJ_ERR_WRONG_TYPE (not a
- *          number); FJ_ERR_BAD_NUMBER (malformed text, at the offending
- *          byte); FJ_ERR_NUMBER_RANGE (a fraction, exponent or integer whose
- *          magnitude rounds above DBL_MAX, e.g. `1e400`; *out is then ±inf
- *          as FJ_NUMBER_DOUBLE or FJ_NUMBER_BIG_INTEGER);
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
+ *          FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER (malformed
+ *          text, at the offending byte); FJ_ERR_NUMBER_RANGE (a fraction,
+ *          exponent or integer whose magnitude rounds above DBL_MAX, e.g.
+ *          `1e400`; *out is then ±inf as FJ_NUMBER_DOUBLE or
+ *          FJ_NUMBER_BIG_INTEGER);
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_number(const fj_value *v, fj_number *out);
 
 /** Reads `true` or `false`.
- *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_LITERAL; FJ_ERR_STALE_DOCUMENT;
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
+ *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_LITERAL; FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_bool(const fj_value *v, bool *out);
 
 /** Tells whether the value is `null` (*out true) or any other value (false).
- *  @return FJ_OK; FJ_ERR_BAD_LITERAL (`nul`, `nullx`); FJ_ERR_STALE_DOCUMENT;
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
+ *          FJ_ERR_BAD_LITERAL (`nul`, `nullx`); FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_is_null(const fj_value *v, bool *out);
 
@@ -268,16 +286,22 @@ FJ_API fj_error fj_value_is_null(const fj_value *v, bool *out);
  *              valid until the parser parses another document or is freed.
  *  @param len  receives the length in bytes. A `\u0000` escape yields a NUL
  *              byte inside the string.
- *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_ESCAPE (bad `\u` hex digits);
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v`, `s` or `len` NULL, or a zeroed
+ *          `*v`); FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_ESCAPE (bad `\u` hex digits);
  *          FJ_ERR_BAD_SURROGATE; FJ_ERR_NOMEM; FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len);
 
 /** Unescapes a string into caller memory and NUL-terminates it.
- *  @param dst  `cap` bytes of caller memory.
+ *  @param dst  `cap` bytes of caller memory; written only on FJ_OK (left
+ *              untouched on FJ_ERR_BUFFER_TOO_SMALL and every other error).
+ *              (NULL, 0) is a sizing call: it returns FJ_ERR_BUFFER_TOO_SMALL
+ *              with the capacity needed in *len.
  *  @param len  receives the string's length in bytes without the NUL; on
  *              FJ_ERR_BUFFER_TOO_SMALL, the capacity needed including the NUL.
- *  @return as fj_value_get_string(), plus FJ_ERR_BUFFER_TOO_SMALL. */
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `len` NULL, a zeroed `*v`, or
+ *          `dst` NULL with `cap` > 0); FJ_ERR_BUFFER_TOO_SMALL (cap < length
+ *          + 1); the other errors of fj_value_get_string(). */
 FJ_API fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *len);
 
 /** The value's JSON text as written in the input, from its first byte to its
@@ -286,7 +310,8 @@ FJ_API fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, s
  *  is found by bracket matching from the value's own position; the cursor
  *  does not move, so this works for any valid handle.
  *  @param s, len  receive a pointer into the input and a length in bytes.
- *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_BAD_ESCAPE (string);
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v`, `s` or `len` NULL, or a zeroed
+ *          `*v`); FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_BAD_ESCAPE (string);
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
 FJ_API fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len);
 
@@ -297,20 +322,23 @@ FJ_API size_t fj_value_offset(const fj_value *v);
 /** Skips the value if it is the cursor's current one (a container is
  *  bracket-matched, not validated). Skipping a scalar or an already-passed
  *  value does nothing.
- *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT;
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` NULL or a zeroed `*v`);
+ *          FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER (the value's parent was left). */
 FJ_API fj_error fj_value_skip(const fj_value *v);
 
 /* ---- arrays ---------------------------------------------------------------- */
 
 /** Enters an array: the value must be the cursor's current value.
- *  @return FJ_OK; FJ_ERR_WRONG_TYPE; FJ_ERR_DEPTH; FJ_ERR_OUT_OF_ORDER (the
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` NULL or a zeroed `*v`);
+ *          FJ_ERR_WRONG_TYPE; FJ_ERR_DEPTH; FJ_ERR_OUT_OF_ORDER (the
  *          array was already entered or passed over); FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
 
 /** The next element. Passes over whatever of the previous element was not
  *  read. Returns FJ_END after the last element (and on every later call).
- *  @return FJ_OK with *elem set; FJ_END; FJ_ERR_EXPECTED_VALUE;
+ *  @return FJ_OK with *elem set; FJ_END; FJ_ERR_INVALID_ARG (`a` NULL or a
+ *          zeroed `*a`); FJ_ERR_EXPECTED_VALUE;
  *          FJ_ERR_EXPECTED_COMMA; FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT
  *          (after the root array closes); FJ_ERR_OUT_OF_ORDER (the cursor has
  *          left this array); FJ_ERR_STALE_DOCUMENT. */
@@ -324,8 +352,11 @@ FJ_API fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
 
 /** Counts all elements of the array (however far the iteration has got) by
  *  bracket matching from the array's start; neither the cursor nor the
- *  iteration moves. Costs a pass over the array's structurals.
- *  @return FJ_OK; FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
+ *  iteration moves. It also works after the cursor has left the array (the
+ *  iteration ended or its parent moved on), as long as the document is
+ *  current. Costs a pass over the array's structurals.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`a` or `count` NULL, or a zeroed
+ *          `*a`); FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_array_count(fj_array *a, size_t *count);
 
 /* ---- objects --------------------------------------------------------------- */
@@ -337,7 +368,8 @@ FJ_API fj_error fj_value_get_object(const fj_value *v, fj_object *out);
 /** The next field. `key` receives the key as a string value (read it with
  *  fj_value_get_string() or fj_value_get_raw()); `value` the field's value.
  *  Either may be NULL.
- *  @return FJ_OK; FJ_END after the last field; FJ_ERR_EXPECTED_KEY;
+ *  @return FJ_OK; FJ_END after the last field; FJ_ERR_INVALID_ARG (`o` NULL
+ *          or a zeroed `*o`); FJ_ERR_EXPECTED_KEY;
  *          FJ_ERR_EXPECTED_COLON; FJ_ERR_EXPECTED_VALUE; FJ_ERR_EXPECTED_COMMA;
  *          FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT; FJ_ERR_OUT_OF_ORDER;
  *          FJ_ERR_STALE_DOCUMENT. */
@@ -363,7 +395,10 @@ FJ_API fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, f
 /** fj_object_findn() for a NUL-terminated key. */
 FJ_API fj_error fj_object_find(fj_object *o, const char *key, fj_value *value);
 
-/** Counts the fields of the object, like fj_array_count(). */
+/** Counts the fields of the object, like fj_array_count(): from the
+ *  object's start, without moving the cursor or the iteration, so it also
+ *  works after the cursor has left the object.
+ *  @return as fj_array_count(). */
 FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
 
 /* ---- JSON Pointer ---------------------------------------------------------- */
@@ -374,8 +409,9 @@ FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
  *  root value the cursor is rewound first, so any number of pointers can be
  *  resolved on one document; on other values `v` must be the cursor's current
  *  value.
- *  @return FJ_OK; FJ_ERR_BAD_POINTER (no leading '/', bad `~` escape, bad
- *          index); FJ_ERR_NO_SUCH_FIELD; FJ_ERR_INDEX_RANGE (including "-");
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, a zeroed `*v`, or
+ *          `ptr` NULL with `len` > 0); FJ_ERR_BAD_POINTER (no leading '/',
+ *          bad `~` escape, bad index); FJ_ERR_NO_SUCH_FIELD; FJ_ERR_INDEX_RANGE (including "-");
  *          FJ_ERR_WRONG_TYPE (a token applied to a scalar); FJ_ERR_NOMEM;
  *          the errors of the cursor calls. */
 FJ_API fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj_value *out);

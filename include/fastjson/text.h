@@ -26,16 +26,23 @@ typedef struct fj_pretty_options {
 
 /** Validates the `len` bytes at `json` (fj_parser_validate()) and, if valid,
  *  writes them without any whitespace outside strings, followed by nothing
- *  (no newline). Nothing is written for an invalid document.
- *  @return FJ_OK; any error of fj_parser_validate() (its location is kept in
- *          the parser); the sink's error. */
+ *  (no newline). Nothing is written for an invalid document. The document
+ *  is parsed into `parser`, so handles of its previous document become
+ *  stale (FJ_ERR_STALE_DOCUMENT afterwards) whatever the result, except
+ *  FJ_ERR_INVALID_ARG.
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`parser` or `sink.write` NULL, or
+ *          `json` NULL with `len` > 0; nothing is parsed then); any other
+ *          error of fj_parser_validate() (its location is kept in the
+ *          parser); the sink's error. */
 FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_sink sink);
 
 /** Validates, then writes the document pretty-printed: one element or field
  *  per line, `indent` per level, `": "` after keys, empty containers as `[]`
- *  and `{}`, a final newline.
+ *  and `{}`, a final newline. As fj_minify(), it parses into `parser`:
+ *  handles of its previous document become stale (FJ_ERR_STALE_DOCUMENT
+ *  afterwards) whatever the result, except FJ_ERR_INVALID_ARG.
  *  @param opts  options, or NULL for the defaults.
- *  @return as fj_minify(); FJ_ERR_INVALID_ARG if opts->indent > 16. */
+ *  @return as fj_minify(); also FJ_ERR_INVALID_ARG if opts->indent > 16. */
 FJ_API fj_error fj_pretty(fj_parser *parser, const void *json, size_t len,
                           const fj_pretty_options *opts, fj_sink sink);
 

@@ -5,7 +5,10 @@
  * and (when pretty) newlines and indentation. Misuse is refused with an
  * error and writes nothing, so the output is never broken JSON: a value
  * where a key is due, a key where a value is due, an end that matches no
- * begin, a second root value, finishing an incomplete document.
+ * begin, a second root value, finishing an incomplete document. The
+ * exceptions are what the writer takes on the caller's word: the bytes of
+ * fj_writer_raw(), copied unchecked, and, with FJ_WRITE_NO_VALIDATE_UTF8,
+ * that strings and keys are UTF-8.
  *
  *   fj_buffer out = {0};
  *   fj_writer *w;
@@ -157,7 +160,10 @@ FJ_API fj_error fj_writer_bool(fj_writer *w, bool v);
 /** `null`. */
 FJ_API fj_error fj_writer_null(fj_writer *w);
 /** `len` bytes of pre-encoded JSON written as one value, unchanged and
- *  unchecked: the caller vouches for it being exactly one valid value. */
+ *  unchecked: the caller vouches for it being exactly one valid value. The
+ *  writer checks only where the value goes (as for any value); if the bytes
+ *  are not one valid JSON value, the output is not valid JSON, and nothing
+ *  reports it. */
 FJ_API fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len);
 
 /** Passes all buffered output to the sink (and updates a buffer sink's
