@@ -497,6 +497,33 @@ static void count_free(void *ctx, void *p, size_t n) {
   free(p);
 }
 
+/* The typed reads refuse a missing out-pointer and a zeroed handle. */
+static void test_decode_bad_arguments(void **state) {
+  (void)state;
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  fj_value root, zero = {0};
+  OK(fj_parser_parse(p, "12", 2, &root));
+  fj_decode_error err;
+  fj_decoder d;
+  fj_decoder_init(&d, p, NULL, 0, &err);
+  int32_t i32;
+  int64_t i64;
+  uint64_t u64;
+  double dbl;
+  EXPECT(fj_decode_int32(&d, &root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_decode_int64(&d, &root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_decode_uint64(&d, &root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_decode_double(&d, &root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_decode_int32(&d, &zero, &i32), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_decode_int64(&d, &zero, &i64), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_decode_uint64(&d, &zero, &u64), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_decode_double(&d, &zero, &dbl), FJ_ERR_INVALID_ARG);
+  OK(fj_decode_int64(&d, &root, &i64)); /* and the handle still reads */
+  assert_int_equal(i64, 12);
+  fj_parser_free(p);
+}
+
 /* The arena takes its blocks from the caller's allocator and returns them all;
  * a reset keeps one block for reuse. */
 static void test_arena(void **state) {
@@ -761,6 +788,7 @@ int main(void) {
       cmocka_unit_test(test_deep_recursion),
       cmocka_unit_test(test_million_brackets),
       cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_descriptors_match_generated),

@@ -559,6 +559,9 @@ static void misuse_errors(void **state) {
   const char *json = "[[1, 2], [3], 4, {\"k\": [5]}]";
   fj_value root = parse(f, json), el, first, v, stale;
   fj_array a, child, again, child2;
+  /* no place for the iteration: refused before the cursor moves */
+  EXPECT(fj_value_get_array(&root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_object(&root, NULL), FJ_ERR_INVALID_ARG);
   OK(fj_value_get_array(&root, &a));
   EXPECT(fj_value_get_array(&root, &again), FJ_ERR_OUT_OF_ORDER); /* entering twice */
 

@@ -225,7 +225,8 @@ FJ_API fj_error fj_decode_object_restart(fj_decoder *d, fj_object *o);
  *          (int32)"); FJ_ERR_WRONG_TYPE for `null` ("null is not allowed
  *          here: expected int32") and other types ("expected int32, got
  *          string"); FJ_ERR_BAD_NUMBER, FJ_ERR_STALE_DOCUMENT,
- *          FJ_ERR_OUT_OF_ORDER; all described. */
+ *          FJ_ERR_OUT_OF_ORDER; all described. FJ_ERR_INVALID_ARG (not
+ *          described) when `out` is NULL or `v` is NULL or zeroed. */
 FJ_API fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out);
 
 /** Reads an integer in [-2^63, 2^63) into *out (fj_value_get_int64()).
@@ -239,8 +240,8 @@ FJ_API fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out
 
 /** Reads any number as the nearest double into *out (fj_value_get_double():
  *  correctly rounded, round-half-to-even).
- *  @return FJ_OK; FJ_ERR_NUMBER_RANGE when the magnitude rounds above
- *          DBL_MAX ("1e400 is out of range for number"); FJ_ERR_WRONG_TYPE
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG as fj_decode_int32(); FJ_ERR_NUMBER_RANGE when the magnitude
+ * rounds above DBL_MAX ("1e400 is out of range for number"); FJ_ERR_WRONG_TYPE
  *          ("expected number, got string"; for `null`, "null is not allowed
  *          here: expected number"); FJ_ERR_BAD_NUMBER,
  *          FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER; all described. */

@@ -330,7 +330,8 @@ FJ_API fj_error fj_value_skip(const fj_value *v);
 /* ---- arrays ---------------------------------------------------------------- */
 
 /** Enters an array: the value must be the cursor's current value.
- *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` NULL or a zeroed `*v`);
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`;
+ *          the cursor does not move);
  *          FJ_ERR_WRONG_TYPE; FJ_ERR_DEPTH; FJ_ERR_OUT_OF_ORDER (the
  *          array was already entered or passed over); FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);

@@ -204,19 +204,23 @@ static inline bool number_ends(const fj_parser *p, const uint8_t *s, size_t len)
  * text; anything unusual (another type, an error) takes the public getter,
  * which describes it exactly as before. */
 static inline bool fast_int64(const fj_value *v, int64_t *out) {
-  const uint8_t *s = number_text(v), *end = v->parser->buf + v->parser->len;
+  const uint8_t *s = number_text(v);
+  if (FJ_UNLIKELY(!s)) return false;
+  const uint8_t *end = v->parser->buf + v->parser->len;
   size_t len;
-  return s && (fj__small_integer(s, end, out) ||
-               (fj__parse_int64(s, end, out, &len) == FJ_OK && number_ends(v->parser, s, len)));
+  return fj__small_integer(s, end, out) ||
+         (fj__parse_int64(s, end, out, &len) == FJ_OK && number_ends(v->parser, s, len));
 }
 
 fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {
+  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   if (FJ_LIKELY(fast_int64(v, out))) return FJ_OK;
   fj_error e = fj_value_get_int64(v, out);
   return e ? number_error(d, v, e, "int64") : FJ_OK;
 }
 
 fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
+  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   int64_t x;
   if (FJ_LIKELY(fast_int64(v, &x)) && x >= INT32_MIN && x <= INT32_MAX) {
     *out = (int32_t)x;
@@ -230,6 +234,7 @@ fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
 }
 
 fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
+  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
   if (FJ_LIKELY(s) && fj__parse_uint64(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&
@@ -240,6 +245,7 @@ fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
 }
 
 fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out) {
+  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
   if (FJ_LIKELY(s) && fj__parse_double(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&

@@ -88,6 +88,7 @@ static fj_error enter(const fj_value *v, uint8_t open, uint32_t *serial) {
 }
 
 fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
+  if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint32_t serial;
   fj_error err = enter(v, '[', &serial);
   if (err) return err;
@@ -96,6 +97,7 @@ fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
 }
 
 fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
+  if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint32_t serial;
   fj_error err = enter(v, '{', &serial);
   if (err) return err;
