@@ -137,18 +137,6 @@ static decimal to_decimal(uint64_t bits) {
   return shortest(c, q);
 }
 
-void fj__dtoa_decimal(double v, uint64_t *digits, int *exp10) {
-  uint64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  decimal d = to_decimal(bits & ~(UINT64_C(1) << 63));
-  while (d.digits % 10 == 0) {
-    d.digits /= 10;
-    d.exp10++;
-  }
-  *digits = d.digits;
-  *exp10 = d.exp10;
-}
-
 static inline uint64_t rotr64(uint64_t x, int r) { return x >> r | x << (64 - r); }
 
 /* Whether 10^k divides s, and the quotient: with inv the inverse of 5^k
@@ -171,6 +159,14 @@ static inline uint64_t strip_zeros(uint64_t s, int *e) {
   return s;
 }
 #undef FJ_DIVIDES_POW10
+
+void fj__dtoa_decimal(double v, uint64_t *digits, int *exp10) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  decimal d = to_decimal(bits & ~(UINT64_C(1) << 63));
+  *exp10 = d.exp10;
+  *digits = strip_zeros(d.digits, exp10);
+}
 
 /* Writes the digits of s (0 < s < 10^17) without leading zeros; returns
  * their count. */
