@@ -225,26 +225,27 @@ bool sj_walk(od::value v, sink &s) {
 }
 #endif
 
-int usage() {
-  std::fprintf(stderr,
-               "usage: fastjson-mem-peak LIBRARY FILE\n"
-               "libraries: fastjson fastjson-validate"
+// The libraries this build measures, for --list and the usage message.
+const char *const libraries = "fastjson fastjson-validate"
 #ifdef FJ_BENCH_SIMDJSON
-               " simdjson simdjson-ondemand"
+                              " simdjson simdjson-ondemand"
 #endif
 #ifdef FJ_BENCH_RAPIDJSON
-               " rapidjson"
+                              " rapidjson"
 #endif
 #ifdef FJ_BENCH_CJSON
-               " cjson"
+                              " cjson"
 #endif
 #ifdef FJ_BENCH_JANSSON
-               " jansson"
+                              " jansson"
 #endif
 #ifdef FJ_BENCH_JSONC
-               " json-c"
+                              " json-c"
 #endif
-               "\n");
+    ;
+
+int usage() {
+  std::fprintf(stderr, "usage: fastjson-mem-peak LIBRARY FILE\nlibraries: %s\n", libraries);
   return 2;
 }
 
@@ -315,23 +316,7 @@ int parse(const std::string &lib, const char *buf, size_t len, size_t padding, s
 
 int main(int argc, char **argv) {
   if (argc == 2 && std::strcmp(argv[1], "--list") == 0) {
-    std::printf("fastjson fastjson-validate"
-#ifdef FJ_BENCH_SIMDJSON
-                " simdjson simdjson-ondemand"
-#endif
-#ifdef FJ_BENCH_RAPIDJSON
-                " rapidjson"
-#endif
-#ifdef FJ_BENCH_CJSON
-                " cjson"
-#endif
-#ifdef FJ_BENCH_JANSSON
-                " jansson"
-#endif
-#ifdef FJ_BENCH_JSONC
-                " json-c"
-#endif
-                "\n");
+    std::printf("%s\n", libraries);
     return 0;
   }
   if (argc == 2 && std::strcmp(argv[1], "--info") == 0) { // for the report's Environment
