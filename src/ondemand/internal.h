@@ -317,13 +317,12 @@ void fj__fields_free(fj_parser *p);
 fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uint32_t *n,
                                size_t *err_offset);
 
-/* Makes `doc` (`len` bytes at batch offset `base`) the current document,
- * taking the entries of the last batch scan from *entry on (of batch_n) that
- * lie in [base, base + len): they are moved to the front of the index and
- * rebased to doc; later entries are kept. *entry receives the first entry
- * past the document. Then the checks and errors of fj_parser_parse(). */
-fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t base, uint32_t len,
-                          uint32_t batch_n, uint32_t *entry, fj_value *root);
+/* Makes `doc` (`len` bytes) the current document, its index the first `n`
+ * entries of the parser's index, which the caller has rebased to doc (the
+ * stream moves a document's entries of the last batch scan there). Then the
+ * checks and errors of fj_parser_parse(). */
+fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32_t n,
+                          fj_value *root);
 
 /* Full validation (fj_parser_validate()) of the current document. */
 fj_error fj__validate_document(fj_parser *p);

@@ -123,19 +123,11 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
   return fj__kernel_active()->stage1(buf, len, p->idx, n, err_offset);
 }
 
-fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t base, uint32_t len,
-                          uint32_t batch_n, uint32_t *entry, fj_value *root) {
+fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32_t n,
+                          fj_value *root) {
   begin_document(p, doc, len);
   p->read_end = p->batch_read_end; /* the batch's bytes are the caller's too */
-  uint32_t i = *entry, end = base + len, k = 0;
-  uint32_t *idx = p->idx;
-  while (i < batch_n && idx[i] < base) /* a separator's own entry (RS) */
-    i++;
-  /* moving down is safe: the destination never passes the source */
-  for (; i < batch_n && idx[i] < end; i++)
-    idx[k++] = idx[i] - base;
-  *entry = i;
-  p->n = k;
+  p->n = n;
   return finish_document(p, root);
 }
 

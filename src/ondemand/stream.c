@@ -198,36 +198,68 @@ fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc) {
   return fj__stream_doc_error(doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
 }
 
+/* The first entry at which the brackets balance: 0 for a scalar root (or a
+ * stray closing bracket, which the cursor reports), UINT32_MAX if never. */
+static uint32_t first_closed(const fj_parser *p) {
+  const uint32_t *idx = p->idx;
+  int32_t depth = 0;
+  for (uint32_t i = 0; i < p->n; i++) {
+    depth += fj__bracket_delta[p->buf[idx[i]]];
+    if (depth <= 0) return i;
+  }
+  return UINT32_MAX;
+}
+
 /* Brackets must balance and close exactly at the last structural: the lazy
  * cursor would find this only when it gets there, but a truncated document
  * is to be reported as such when it is delivered. */
-static fj_error check_balance(fj_parser *p) {
-  const uint32_t *idx = p->idx, n = p->n;
-  const uint8_t *buf = p->buf;
-  if (fj__bracket_delta[buf[idx[0]]] <= 0) return FJ_OK; /* a scalar root */
-  uint32_t depth = 1;
-  for (uint32_t i = 1; i < n; i++) {
-    depth += (uint32_t)(int32_t)fj__bracket_delta[buf[idx[i]]];
-    if (FJ_UNLIKELY(depth == 0)) {
-      if (i + 1 < n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, idx[i + 1]);
-      return FJ_OK;
-    }
+static fj_error check_balance(fj_parser *p, uint32_t closed) {
+  if (closed == UINT32_MAX) return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
+  if (closed + 1 < p->n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[closed + 1]);
+  return FJ_OK;
+}
+
+/* Moves the batch entries from s->entry on that lie in the document
+ * data[a, b) to the front of the index, rebased to a (the destination never
+ * passes the source), and advances s->entry past them. Returns their count;
+ * *closed receives first_closed(), taken on the way. */
+static uint32_t take_entries(fj_stream *s, size_t a, size_t b, uint32_t *closed) {
+  uint32_t *idx = s->parser->idx;
+  const uint32_t base = (uint32_t)(a - s->batch_start), end = (uint32_t)(b - s->batch_start);
+  uint32_t i = s->entry, k = 0, first = UINT32_MAX;
+  int32_t depth = 0;
+  while (i < s->batch_n && idx[i] < base) /* a separator's own entry (RS) */
+    i++;
+  for (; i < s->batch_n && idx[i] < end; i++, k++) {
+    idx[k] = idx[i] - base;
+    depth += fj__bracket_delta[s->data[a + idx[k]]];
+    first = depth <= 0 && first == UINT32_MAX ? k : first;
   }
-  return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
+  s->entry = i;
+  *closed = first;
+  return k;
 }
 
 /* Parses the document: through the batch's index when it has one (the
  * window must start at the document's first byte, else the batch saw the
- * bytes differently, as with `\x1Etrue`), otherwise on its own. */
-static fj_error parse_doc(fj_stream *s, size_t a, size_t b, fj_value *root) {
+ * bytes differently, as with `\x1Etrue`), otherwise on its own. `taken`:
+ * entries take_line() already moved. *closed receives first_closed(). */
+static fj_error parse_doc(fj_stream *s, size_t a, size_t b, uint32_t taken, fj_value *root,
+                          uint32_t *closed) {
   fj_parser *p = s->parser;
+  if (taken) {
+    *closed = taken - 1;
+    return fj__parser_adopt(p, s->data + a, (uint32_t)(b - a), taken, root);
+  }
   if (s->batch_indexed && a >= s->batch_start && b <= s->batch_end) {
-    fj_error err = fj__parser_adopt(p, s->data + a, (uint32_t)(a - s->batch_start),
-                                    (uint32_t)(b - a), s->batch_n, &s->entry, root);
+    uint32_t n = take_entries(s, a, b, closed);
+    fj_error err = fj__parser_adopt(p, s->data + a, (uint32_t)(b - a), n, root);
     if (p->n && p->idx[0] == 0) return err;
     s->batch_indexed = false; /* the parse below overwrites the batch index */
   }
-  return fj_parser_parse(p, s->data + a, b - a, root);
+  fj_error err = fj_parser_parse(p, s->data + a, b - a, root);
+  *closed = err ? 0 : first_closed(p);
+  return err;
 }
 
 /* A scalar at the top of a JSON text sequence must be followed by
@@ -249,16 +281,20 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
   doc->data = (const char *)s->data + a;
   doc->len = b - a;
+  uint32_t taken = s->taken;
+  s->taken = 0;
   if (b - a > s->max_doc) {
     doc->data = NULL;
     doc->len = 0;
     return fj__stream_doc_error(doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
   }
   fj_parser *p = s->parser;
-  fj_error err = parse_doc(s, a, b, &doc->root);
+  uint32_t closed;
+  fj_error err = parse_doc(s, a, b, taken, &doc->root, &closed);
   if (!err && s->format == FJ_STREAM_JSON_SEQ && seq_truncated(s, b))
     err = fj__fail(p, FJ_ERR_TRUNCATED, b - a);
-  if (!err) err = s->flags & FJ_STREAM_VALIDATE ? fj__validate_document(p) : check_balance(p);
+  if (!err)
+    err = s->flags & FJ_STREAM_VALIDATE ? fj__validate_document(p) : check_balance(p, closed);
   if (err == FJ_ERR_UNCLOSED_STRING && cut) err = FJ_ERR_TRUNCATED;
   if (!err) return FJ_OK;
   doc->root = (fj_value){0};
@@ -365,10 +401,52 @@ static void consume_record(fj_stream *s, size_t next, bool terminated) {
   s->pos = next;
 }
 
+/* Undoes take_line()'s moving of m entries to the front. */
+static void put_back(uint32_t *idx, uint32_t entry, uint32_t m, uint32_t base) {
+  while (m--) /* from the top: the destination never passes the source */
+    idx[entry + m] = idx[m] + base;
+}
+
+/* An NDJSON line found through the batch's index instead of a search of all
+ * its bytes, its entries moved as take_entries() would. The entries run from
+ * s->entry, at pos, to where their brackets balance. Stage 1 rejects raw
+ * control characters in strings, so a newline can only be whitespace
+ * between tokens; there is none among the entries when none after the
+ * first follows whitespace. The newline must then come before the next
+ * entry. Returns the newline and sets s->taken, or returns NULL with the
+ * index as it was (the caller searches). */
+static const uint8_t *take_line(fj_stream *s) {
+  uint32_t *idx = s->parser->idx;
+  const uint8_t *d = s->data + s->batch_start, *nl = NULL;
+  const uint32_t e = s->entry, n = s->batch_n, base = (uint32_t)(s->pos - s->batch_start);
+  if (!s->batch_indexed || e >= n || idx[e] != base) return NULL;
+  uint32_t k = e;
+  for (int32_t depth = 0;; k++) {
+    idx[k - e] = idx[k] - base;
+    depth += fj__bracket_delta[d[base + idx[k - e]]];
+    if (depth <= 0) break;
+    if (k + 1 >= n || fj__is_ws(d[idx[k + 1] - 1])) {
+      put_back(idx, e, k - e + 1, base);
+      return NULL;
+    }
+  }
+  size_t from = base + idx[k - e] + 1, to = k + 1 < n ? idx[k + 1] : s->batch_end - s->batch_start;
+  if (from < to) /* usually `]\n` */
+    nl = d[from] == '\n' ? d + from : memchr(d + from, '\n', to - from);
+  if (!nl) {
+    put_back(idx, e, k - e + 1, base);
+    return NULL;
+  }
+  s->entry = k + 1;
+  s->taken = k - e + 1;
+  return nl;
+}
+
 /* Delivers the next document of the batch (skipping empty ones). */
 static int from_batch(fj_stream *s, uint8_t sep, fj_document *doc, fj_error *err) {
   size_t stop = s->batch_end, next = s->batch_end;
-  const uint8_t *q = memchr(s->data + s->pos, sep, s->batch_end - s->pos);
+  const uint8_t *q = sep == '\n' ? take_line(s) : NULL;
+  if (!q) q = memchr(s->data + s->pos, sep, s->batch_end - s->pos);
   if (q) {
     stop = (size_t)(q - s->data);
     next = stop + 1;

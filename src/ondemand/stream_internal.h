@@ -102,6 +102,7 @@ struct fj_stream {
   /* the current stage-1 batch (NDJSON, JSON text sequences) */
   size_t batch_start, batch_end;
   uint32_t batch_n, entry;
+  uint32_t taken;     /* entries of the document about to be delivered already moved (take_line) */
   bool batch_indexed; /* false: parse each document of the batch on its own */
 
   /* FJ_STREAM_ARRAY: the pointer's unescaped tokens, and where we are */
