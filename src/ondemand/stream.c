@@ -412,33 +412,37 @@ static void put_back(uint32_t *idx, uint32_t entry, uint32_t m, uint32_t base) {
  * s->entry, at pos, to where their brackets balance. Stage 1 rejects raw
  * control characters in strings, so a newline can only be whitespace
  * between tokens; there is none among the entries when none after the
- * first follows whitespace. The newline must then come before the next
+ * first follows a byte <= ' '. The newline must then come before the next
  * entry. Returns the newline and sets s->taken, or returns NULL with the
- * index as it was (the caller searches). */
-static const uint8_t *take_line(fj_stream *s) {
+ * index as it was (the caller searches). Kept out of line: inlined, its loop
+ * loses its registers to the caller's. */
+static FJ_NOINLINE const uint8_t *take_line(fj_stream *s) {
   uint32_t *idx = s->parser->idx;
-  const uint8_t *d = s->data + s->batch_start, *nl = NULL;
-  const uint32_t e = s->entry, n = s->batch_n, base = (uint32_t)(s->pos - s->batch_start);
-  if (!s->batch_indexed || e >= n || idx[e] != base) return NULL;
-  uint32_t k = e;
-  for (int32_t depth = 0;; k++) {
-    idx[k - e] = idx[k] - base;
-    depth += fj__bracket_delta[d[base + idx[k - e]]];
+  const uint32_t e = s->entry, base = (uint32_t)(s->pos - s->batch_start);
+  if (!s->batch_indexed || e >= s->batch_n || idx[e] != base) return NULL;
+  const uint8_t *d = s->data + s->batch_start, *doc = d + base, *nl = NULL;
+  const uint32_t *src = idx + e, *last = idx + s->batch_n - 1;
+  uint32_t m = 0;
+  for (int32_t depth = 0;; src++) {
+    uint32_t off = *src - base;
+    idx[m++] = off;
+    depth += fj__bracket_delta[doc[off]];
     if (depth <= 0) break;
-    if (k + 1 >= n || fj__is_ws(d[idx[k + 1] - 1])) {
-      put_back(idx, e, k - e + 1, base);
+    if (src == last || d[src[1] - 1] <= ' ') {
+      put_back(idx, e, m, base);
       return NULL;
     }
   }
-  size_t from = base + idx[k - e] + 1, to = k + 1 < n ? idx[k + 1] : s->batch_end - s->batch_start;
+  size_t from = base + idx[m - 1] + 1;
+  size_t to = src != last ? src[1] : s->batch_end - s->batch_start;
   if (from < to) /* usually `]\n` */
     nl = d[from] == '\n' ? d + from : memchr(d + from, '\n', to - from);
   if (!nl) {
-    put_back(idx, e, k - e + 1, base);
+    put_back(idx, e, m, base);
     return NULL;
   }
-  s->entry = k + 1;
-  s->taken = k - e + 1;
+  s->entry = e + m;
+  s->taken = m;
   return nl;
 }
 
