@@ -163,6 +163,11 @@ static const struct {
     {"[1]]", FJ_ERR_TRAILING_CONTENT, true},
     {"-0.0", FJ_OK, false},
     {"{\"unicode\":\"\xe2\x82\xac\xf0\x9f\x98\x80\"}", FJ_OK, false},
+    /* whitespace between tokens: an NDJSON line is then found by a search,
+     * not from the index (stream.c, take_line) */
+    {"[1, 2, {\"k\" : \"v\"}]", FJ_OK, false},
+    {"[1] [2]", FJ_ERR_TRAILING_CONTENT, true},
+    {"\"s\" 1", FJ_ERR_TRAILING_CONTENT, true},
 };
 enum { NMIXED = sizeof mixed / sizeof mixed[0] };
 
@@ -243,6 +248,25 @@ static void ndjson_basics(void **state) {
   assert_int_equal(rs.r[4].error_offset, 38 + 3);
   assert_string_equal(rs.r[5].text, "7"); /* the last line needs no newline */
   assert_int_equal(rs.r[5].line, 8);
+  recs_free(&rs);
+
+  /* a line is a document even when the next line would close its brackets */
+  const char split[] = "[1,\n2]\n{\"a\":\n1}\n[3]\n";
+  const struct {
+    const char *text;
+    fj_error err;
+  } want[] = {{"[1,", FJ_ERR_TRUNCATED},
+              {"2]", FJ_ERR_TRAILING_CONTENT},
+              {"{\"a\":", FJ_ERR_TRUNCATED},
+              {"1}", FJ_ERR_TRAILING_CONTENT},
+              {"[3]", FJ_OK}};
+  rs = collect_buffer(split, sizeof split - 1, NULL);
+  assert_int_equal(rs.n, 5);
+  for (size_t i = 0; i < 5; i++) {
+    assert_string_equal(rs.r[i].text, want[i].text);
+    EXPECT(rs.r[i].err, want[i].err);
+    assert_int_equal(rs.r[i].line, i + 1);
+  }
   recs_free(&rs);
 
   /* with validation the bad literal is reported, at its line and column */
