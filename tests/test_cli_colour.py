@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The fastjson command colours its error messages only on a terminal:
 standard error on a pseudo-terminal gets SGR sequences (bold location, red
-message), unless NO_COLOR is set or TERM=dumb; a pipe never does. Also
+message), unless NO_COLOR is set or TERM=dumb; a pipe never does. A long
+NDJSON run draws a progress bar on a terminal and none into a pipe. Also
 checks --help (commands, exit status) and --version.
 
 usage: test_cli_colour.py FASTJSON
@@ -12,6 +13,8 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 exe = sys.argv[1]
 failures = []
@@ -23,12 +26,26 @@ def check(cond, what):
         failures.append(what)
 
 
-def stderr_on_tty(args, env):
-    """Runs with standard error on a pseudo-terminal; returns (exit, text)."""
+def trickle(pipe, seconds):
+    """Writes NDJSON lines into pipe for about `seconds`, then closes it: a
+    run that lasts, without a large file."""
+    end = time.time() + seconds
+    while time.time() < end:
+        pipe.write(b'{"id": 1, "tags": ["a", "b"]}\n' * 200)
+        pipe.flush()
+        time.sleep(0.02)
+    pipe.close()
+
+
+def stderr_on_tty(args, env, feed=None):
+    """Runs with standard error on a pseudo-terminal; returns (exit, text).
+    feed: seconds of NDJSON lines to trickle into standard input."""
     master, slave = pty.openpty()
-    p = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave,
-                         env=env)
+    p = subprocess.Popen(args, stdin=subprocess.PIPE if feed else subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=slave, env=env)
     os.close(slave)
+    if feed:
+        threading.Thread(target=trickle, args=(p.stdin, feed)).start()
     out = b""
     while True:
         try:
@@ -63,6 +80,18 @@ with tempfile.TemporaryDirectory() as tmp:
     p = subprocess.run([exe, "validate", bad], stderr=subprocess.PIPE, env=base)
     err = p.stderr.decode()
     check(p.returncode == 1 and err.strip() == plain, "pipe: plain %r" % err)
+
+# the progress bar: drawn (after half a second, with \r) on a terminal and
+# cleared at the end; never into a pipe
+env = dict(os.environ, TERM="xterm")
+rc, text = stderr_on_tty([exe, "validate", "--ndjson", "-"], env, feed=1.5)
+check(rc == 0 and "\r" in text and "MB/s" in text and text.endswith("\r\033[K"),
+      "terminal: progress bar drawn and cleared %r" % text[-200:])
+p = subprocess.Popen([exe, "validate", "--ndjson", "-"], stdin=subprocess.PIPE,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+threading.Thread(target=trickle, args=(p.stdin, 1.5)).start()
+err = p.stderr.read().decode()
+check(p.wait() == 0 and err == "", "pipe: no progress bar %r" % err[-200:])
 
 p = subprocess.run([exe, "--help"], stdout=subprocess.PIPE)
 h = p.stdout.decode()

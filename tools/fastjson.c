@@ -226,10 +226,10 @@ static void progress_update(progress *pg, uint64_t done) {
     for (int i = 0; i < width; i++)
       bar[i] = i < fill ? '#' : '.';
     bar[width] = 0;
-    fprintf(stderr, "\r[%s] %3d%%  %.0f MB  %.0f MB/s", bar,
-            (int)(100.0 * (double)done / (double)pg->total), mb, rate);
-  } else {
-    fprintf(stderr, "\r%.0f MB  %.0f MB/s", mb, rate);
+    fprintf(stderr, "\r[%s] %3d%%  %.*f MB  %.*f MB/s", bar,
+            (int)(100.0 * (double)done / (double)pg->total), mb < 10, mb, rate < 10, rate);
+  } else { /* small amounts (a slow pipe) get a decimal, not "0 MB" */
+    fprintf(stderr, "\r%.*f MB  %.*f MB/s", mb < 10, mb, rate < 10, rate);
   }
   pg->drawn = true;
 }
