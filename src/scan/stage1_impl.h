@@ -104,11 +104,14 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits
 static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry *c) {
   fj__masks m;
   fj_k_classify(blk, &m);
-  uint64_t escaped = c->escaped; /* most blocks have no backslash: skip the arithmetic */
-  if (m.backslash) {
+  /* Most blocks of most documents have no backslash and start unescaped:
+   * they skip the arithmetic and the check of the escape characters. The
+   * others do both behind one branch (data-dependent, so it mispredicts:
+   * a second one would double that in documents full of escapes). */
+  uint64_t escaped = 0, bad_escape = 0;
+  if (m.backslash | c->escaped) {
     escaped = fj_k_escaped(m.backslash, &c->escaped);
-  } else {
-    c->escaped = 0;
+    bad_escape = escaped & ~fj_k_escapable(blk);
   }
   uint64_t quote = m.quote & ~escaped;
   /* in_string covers the opening quote and the body, not the closing quote */
@@ -116,8 +119,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
   c->in_string = (uint64_t)((int64_t)in_string >> 63);
   uint64_t body = in_string & ~quote;
   c->bad |= m.ctrl & body;
-  /* most blocks of most documents have no escapes: classify those lazily */
-  if (escaped & body) c->bad |= escaped & body & ~fj_k_escapable(blk);
+  c->bad |= bad_escape & body;
   /* tokens: bytes outside strings that are neither whitespace nor operators */
   uint64_t token = ~(m.ws | m.op | in_string | quote);
   uint64_t token_starts = token & ~((token << 1) | c->token);
