@@ -157,6 +157,7 @@ class Cli(unittest.TestCase):
                     self.assertRegex(e, r"^" + re.escape(path) + r":\d+:\d+: .* \(FJ_ERR_\w+, byte \d+\)$")
             out = run("stats", "--ndjson", path).stdout.decode()
             self.assertIn("documents:  %d\n" % (len(good) + len(bad)), out)
+            self.assertIn("valid:      %d\n" % len(good), out)
             self.assertIn("bad lines:  %d\n" % len(bad), out)
             for i in bad:
                 self.assertIn("bad line:   %d\n" % i, out)

@@ -82,7 +82,8 @@ static const char *const command_help[][2] = {
               "null values, the maximum nesting depth, the size in bytes, and the speed of a\n"
               "full validating parse in GB/s (best of several runs).\n"
               "--ndjson: FILE holds one document per line (NDJSON); prints the totals over\n"
-              "all lines, documents and bytes per second of one validating pass, and the\n"
+              "all lines (documents: non-empty lines, valid or not; empty lines are\n"
+              "skipped), documents and bytes per second of one validating pass, and the\n"
               "line numbers of bad lines (the first 100). On a terminal a progress bar is\n"
               "drawn on standard error during long runs.\n"},
 };
@@ -533,7 +534,8 @@ static int stats_ndjson(const char *path) {
   if (rc == EXIT_IO || rc == EXIT_USAGE) return rc;
   double t = r.seconds > 0 ? r.seconds : 1e-9;
   printf("file:       %s\n", path);
-  printf("documents:  %llu\n", (unsigned long long)r.docs);
+  printf("documents:  %llu\n", (unsigned long long)r.docs); /* every non-empty line */
+  printf("valid:      %llu\n", (unsigned long long)(r.docs - r.bad));
   printf("bad lines:  %llu\n", (unsigned long long)r.bad);
   printf("bytes:      %llu\n", (unsigned long long)r.bytes);
   printf("objects:    %zu\n", s.objects);
@@ -546,7 +548,7 @@ static int stats_ndjson(const char *path) {
   printf("null:       %zu\n", s.nulls);
   printf("max depth:  %zu\n", s.max_depth);
   printf("kernel:     %s\n", fj_kernel_active());
-  printf("time:       %.3f s (validating stream, one pass)\n", r.seconds);
+  printf("time:       %.*f s (validating stream, one pass)\n", r.seconds < 0.01 ? 6 : 3, r.seconds);
   printf("speed:      %.0f documents/s, %.3f GB/s\n", (double)r.docs / t,
          (double)r.bytes / t / 1e9);
   for (uint64_t i = 0; i < r.bad && i < MAX_LISTED; i++)
