@@ -678,6 +678,11 @@ static void gen_value(char *buf, size_t *len, size_t cap, int depth) {
       "-0",
       "1",
       "-12",
+      "-0.0620350837708",
+      "12345678",
+      "1.23456789",
+      "123.4567890123456789012",
+      "9876.5",
       "3.25",
       "1e5",
       "-2.5E-3",
@@ -713,12 +718,18 @@ static void gen_value(char *buf, size_t *len, size_t cap, int depth) {
       "'a'",
       "0x10",
       "1.5e+",
+      "0.12345678.9",
+      "01234567.5",
+      "1.123456789e",
+      "-00.5",
+      "1234.",
   };
+  enum { NVALID = 25 }; /* the first NVALID scalars are valid */
   unsigned k = rnd() % 10;
   if (depth > 3 || k < 5) {
     unsigned n = sizeof scalars / sizeof *scalars;
     /* invalid scalars are rarer than valid ones */
-    unsigned i = rnd() % 4 ? rnd() % 20 : rnd() % n;
+    unsigned i = rnd() % 4 ? rnd() % NVALID : rnd() % n;
     put(buf, len, cap, scalars[i]);
     return;
   }
@@ -761,6 +772,57 @@ static void mutate(char *buf, size_t *len, size_t cap) {
     (*len)++;
     break;
   }
+}
+
+/* Numbers far from the end of the input (validate reads them a word at a
+ * time there): every one of a list, valid or not, in every byte alignment,
+ * gets the verdict of the in-file RFC 8259 checker. */
+static void numbers_in_words(void **state) {
+  fj_parser *p = *state;
+  static const char *const nums[] = {"0",
+                                     "-0",
+                                     "7",
+                                     "-12",
+                                     "123",
+                                     "1234",
+                                     "12345678",
+                                     "123456789",
+                                     "-98765432101234",
+                                     "0.5",
+                                     "-0.0620350837708",
+                                     "1.23456789",
+                                     "2.3552889823912345678901",
+                                     "10.0",
+                                     "1e5",
+                                     "1.5E-3",
+                                     "01",
+                                     "-01",
+                                     "00",
+                                     "1.",
+                                     "-",
+                                     "1.e5",
+                                     "0.1.2",
+                                     "1234.",
+                                     "12345678.",
+                                     "1.2345678x",
+                                     "12a",
+                                     "-a",
+                                     "0.12345678.9",
+                                     "1.123456789e",
+                                     "1.5e+",
+                                     "1.5E3x"};
+  char doc[256];
+  for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
+    for (int pad = 0; pad < 16; pad++)
+      for (int close = 0; close < 2; close++) {
+        /* [ pad spaces, the number, then a delimiter or a stray byte, then room */
+        int len = snprintf(doc, sizeof doc, "[%*s%s%s, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]", pad, "",
+                           nums[i], close ? " " : "");
+        int want = rd_document((const unsigned char *)doc, (size_t)len);
+        int got = validate(p, doc, (size_t)len) == FJ_OK;
+        if (got != want) print_error("'%s': checker %d, fastjson %d\n", doc, want, got);
+        assert_int_equal(got, want);
+      }
 }
 
 static void differential_python(void **state) {
@@ -825,6 +887,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(checker_self_test, setup, teardown),
       cmocka_unit_test_setup_teardown(kernels_agree_at_block_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(every_prefix, setup, teardown),
+      cmocka_unit_test_setup_teardown(numbers_in_words, setup, teardown),
       cmocka_unit_test_setup_teardown(differential_python, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

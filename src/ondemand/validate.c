@@ -38,9 +38,47 @@ static inline bool good_literal(const uint8_t *s, const uint8_t *end, const char
          (s + n == end || fj__is_delimiter(s[n]));
 }
 
+/* The number of ASCII digits at the start of the 8 bytes at s (8: perhaps
+ * more follow), from one load: the first byte that is not a digit sets the
+ * top bit of its byte in (x | (x + 0x76...)) with x = bytes - '0', and the
+ * bytes below it, all digits, neither borrow nor carry into it. */
+static inline size_t digit_run8(const uint8_t *s) {
+  uint64_t w;
+  memcpy(&w, s, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  uint64_t x = w - UINT64_C(0x3030303030303030);
+  uint64_t stop = (x | (x + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
+  return stop ? (size_t)__builtin_ctzll(stop) / 8 : 8;
+}
+
+/* Whether a number without an exponent is well formed and ends at a
+ * delimiter or at `end`, reading whole words where the caller's memory
+ * reaches far enough. False decides nothing: fj__number_scan() then
+ * decides, exactly as before. */
+static inline bool plain_number_ok(const uint8_t *s, const uint8_t *end, const uint8_t *read_end) {
+  const uint8_t *q = s + (*s == '-');
+  if (read_end - q < 24) return false;
+  size_t a = digit_run8(q);
+  if (a == 0 || a == 8 || (q[0] == '0' && a > 1)) return false; /* 8: a long integer */
+  q += a;
+  if (*q == '.') {
+    size_t b = digit_run8(++q);
+    if (b == 0) return false;
+    q += b;
+    while (b == 8) { /* long fractions (coordinates): 8 digits a step */
+      if (read_end - q < 9) return false;
+      q += b = digit_run8(q);
+    }
+  }
+  if (q >= end) return q == end;
+  return (*q | 0x20) != 'e' && fj__is_delimiter(*q);
+}
+
 /* fj__check_scalar(), with the common cases inline: a string without a
  * backslash (about half of all structurals in typical documents), a
- * well-formed literal, a short integer. */
+ * well-formed literal, a number without an exponent. */
 static inline fj_error check_scalar(fj_parser *p, uint32_t pos) {
   const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
   switch (*s) {
@@ -58,19 +96,9 @@ static inline fj_error check_scalar(fj_parser *p, uint32_t pos) {
   case 'n':
     if (good_literal(s, end, "null", 4)) return FJ_OK;
     break;
-  default: { /* integers of up to 3 digits (counts, flags, small codes) */
-    const uint8_t *q = s + (*s == '-');
-    size_t k = 0;
-    while (k < 3 && q + k < end && (unsigned)(q[k] - '0') < 10u)
-      k++;
-    if (k && (q[0] != '0' || k == 1) && (q + k == end || fj__is_delimiter(q[k]))) return FJ_OK;
-    size_t n; /* the rest: fj__number_scan's 8-digit steps, without a second call */
-    int is_integer;
-    if (fj__number_scan(s, end, &n, &is_integer) == FJ_OK &&
-        (s + n == end || fj__is_delimiter(s[n])))
-      return FJ_OK;
+  default: /* numbers; near the end of the input, and with exponents, out of line */
+    if (plain_number_ok(s, end, p->read_end)) return FJ_OK;
     break;
-  }
   }
   return fj__check_scalar(p, pos);
 }
