@@ -405,6 +405,22 @@ missing:
   return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
 }
 
+/* The common out-of-order lookup, kept out of find_field (whose frame costs
+ * more than the lookup): the object has a field table, the cursor is in it
+ * at its depth (not inside a field's value), and the key is a field. Then
+ * the cursor jumps to the value; the value it was on needs no skipping, as
+ * building the table walked every field. Anything else, a miss included,
+ * returns false and find_field decides as always. */
+static inline bool table_hit(fj_object *o, const char *key, size_t key_len, fj_value *value) {
+  fj_parser *p = o->parser;
+  uint32_t vpos;
+  if (o->gen != p->gen || !p->has_doc || o->state != FJ_ITER_MIDDLE || p->depth != o->depth ||
+      p->open[o->depth] != o->serial || fj__fields_lookup(p, o, key, key_len, &vpos) <= 0)
+    return false;
+  found_at(p, o, vpos, value);
+  return true;
+}
+
 fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
   if (FJ_UNLIKELY(!o || !o->parser || (!key && key_len))) return FJ_ERR_INVALID_ARG;
   bool has_bs = false;
@@ -413,6 +429,7 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
       has_bs |= key[i] == '\\';
   else
     has_bs = memchr(key, '\\', key_len) != NULL;
+  if (!has_bs && table_hit(o, key, key_len, value)) return FJ_OK;
   return find_field(o, key, key_len, has_bs, value);
 }
 
@@ -423,6 +440,7 @@ fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
   if (key) /* length and backslashes in one pass */
     for (; key[n]; n++)
       has_bs |= key[n] == '\\';
+  if (key && !has_bs && table_hit(o, key, n, value)) return FJ_OK;
   return find_field(o, key, n, has_bs, value);
 }
 
