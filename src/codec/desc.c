@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "codec/internal.h"
+#include "util/compiler.h"
 #include "fastjson/codec.h"
 
 #define MAX_FIELDS 256
@@ -32,11 +33,14 @@ static fj_error read_enum(fj_decoder *d, const fj_value *v, const fj_field_desc 
 
 static fj_error read_object_value(fj_decoder *d, const fj_value *v, const fj_record_desc *r,
                                   char *out) {
-  char what[96];
   fj_object o;
-  snprintf(what, sizeof what, "object (%s)", r->name ? r->name : "record");
-  fj_error e = fj_decode_object(d, v, &o, what);
-  return e ? e : read_record(d, &o, r, out);
+  if (FJ_UNLIKELY(fj_value_get_object(v, &o) != FJ_OK)) {
+    /* the type's name goes into the message: formatted only for the error */
+    char what[96];
+    snprintf(what, sizeof what, "object (%s)", r->name ? r->name : "record");
+    return fj_decode_object(d, v, &o, what);
+  }
+  return read_record(d, &o, r, out);
 }
 
 /* One value of type `t` into `dst` (the element type for arrays). */
