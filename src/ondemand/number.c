@@ -58,18 +58,7 @@ typedef struct fj_numtext {
   uint64_t w;     /* all int+frac digits as a uint64, wrapped if > 19 digits */
 } fj_numtext;
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define FJ_SWAR 1
-/* Nonzero bytes where the 8 bytes (loaded little-endian) are not ASCII
- * digits: a digit's high nibble is 3, and stays 3 after adding 6 (which
- * pushes ':'..'?' out). A carry out of a non-digit byte can only disturb the
- * bytes after it, so the lowest nonzero byte is always the first non-digit. */
-static uint64_t nondigit_bytes(uint64_t v) {
-  const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0);
-  return ((v & hi) | (((v + UINT64_C(0x0606060606060606)) & hi) >> 4)) ^
-         UINT64_C(0x3333333333333333);
-}
-
+#if FJ_SWAR
 /* The value of 8 ASCII digits, first digit in the lowest byte: combine
  * neighbours into 2-, 4-, then 8-digit lanes (no lane ever overflows). */
 static uint64_t value8(uint64_t v) {
@@ -80,8 +69,6 @@ static uint64_t value8(uint64_t v) {
 }
 
 static const uint64_t fj_pow10_u64[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-#else
-#define FJ_SWAR 0
 #endif
 
 /* Reads digits [s, end) into *w (wrapping mod 2^64); returns the end of the
@@ -107,7 +94,7 @@ static const uint8_t *eat_digits(const uint8_t *s, const uint8_t *end, uint64_t 
   while (end - s >= 8) {
     uint64_t chunk;
     memcpy(&chunk, s, 8);
-    uint64_t bad = nondigit_bytes(chunk);
+    uint64_t bad = fj__nondigit_bytes(chunk);
     if (bad == 0) {
       v = v * 100000000 + value8(chunk);
       s += 8;
@@ -679,7 +666,7 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
     for (int k = 0; k < 2 && end - s >= 8; k++) {
       uint64_t chunk;
       memcpy(&chunk, s, 8);
-      if (nondigit_bytes(chunk)) break;
+      if (fj__nondigit_bytes(chunk)) break;
       w = w * 100000000 + value8(chunk);
       s += 8;
     }

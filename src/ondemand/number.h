@@ -14,6 +14,22 @@
 #include "fastjson/error.h"
 #include "fastjson/parser.h"
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FJ_SWAR 1 /* digits 8 at a time from one load (the byte order is the text's) */
+/* Nonzero where the 8 bytes (loaded little-endian) are not all ASCII
+ * digits; then the lowest set bit is the top bit of the first non-digit
+ * byte. With x = bytes - '0', a byte is a digit when x < 10, that is when
+ * neither x nor x + 0x76 reaches 0x80. Bytes below the first non-digit are
+ * digits, so no borrow or carry reaches it; what comes after it may be
+ * disturbed, and does not matter. */
+static inline uint64_t fj__nondigit_bytes(uint64_t v) {
+  uint64_t x = v - UINT64_C(0x3030303030303030);
+  return (x | (x + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
+}
+#else
+#define FJ_SWAR 0
+#endif
+
 /* Checks the grammar only. *is_integer is 1 when there is no fraction and no
  * exponent. FJ_ERR_BAD_NUMBER on malformed text (then *len is the offset of
  * the offending byte). */

@@ -39,18 +39,17 @@ static inline bool good_literal(const uint8_t *s, const uint8_t *end, const char
 }
 
 /* The number of ASCII digits at the start of the 8 bytes at s (8: perhaps
- * more follow), from one load: the first byte that is not a digit sets the
- * top bit of its byte in (x | (x + 0x76...)) with x = bytes - '0', and the
- * bytes below it, all digits, neither borrow nor carry into it. */
+ * more follow), from one load. */
 static inline size_t digit_run8(const uint8_t *s) {
+#if FJ_SWAR
   uint64_t w;
   memcpy(&w, s, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  w = __builtin_bswap64(w);
+  uint64_t bad = fj__nondigit_bytes(w);
+  return bad ? (size_t)__builtin_ctzll(bad) / 8 : 8;
+#else
+  (void)s;
+  return 0; /* unused: plain_number_ok() declines first */
 #endif
-  uint64_t x = w - UINT64_C(0x3030303030303030);
-  uint64_t stop = (x | (x + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
-  return stop ? (size_t)__builtin_ctzll(stop) / 8 : 8;
 }
 
 /* Whether a number without an exponent is well formed and ends at a
@@ -59,7 +58,7 @@ static inline size_t digit_run8(const uint8_t *s) {
  * decides, exactly as before. */
 static inline bool plain_number_ok(const uint8_t *s, const uint8_t *end, const uint8_t *read_end) {
   const uint8_t *q = s + (*s == '-');
-  if (read_end - q < 24) return false;
+  if (!FJ_SWAR || read_end - q < 24) return false;
   size_t a = digit_run8(q);
   if (a == 0 || a == 8 || (q[0] == '0' && a > 1)) return false; /* 8: a long integer */
   q += a;
