@@ -217,7 +217,15 @@ class Cli(unittest.TestCase):
                 r = run(*(args if "-" in args else args + ["-"]), stdin=doc)
                 self.assertEqual((r.returncode, r.stdout), (1, b""), args)
                 self.assertIn(b"-:1:1025: ", r.stderr, args)
-                self.assertIn(b"(FJ_ERR_DEPTH, byte 1024)", r.stderr, args)
+                # the limit in force is named: the command line has no option for it
+                self.assertIn(b"depth, here 1024 levels (FJ_ERR_DEPTH, byte 1024)", r.stderr, args)
+
+    def test_oversized_ndjson_line_names_the_limit(self):
+        big = b'["' + b"a" * (64 << 20) + b'"]\n[1]\n'
+        r = run("stats", "--ndjson", "-", stdin=big)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b", here 64 MiB (FJ_ERR_DOCUMENT_TOO_LARGE, byte 0)", r.stderr)
+        self.assertIn(b"valid:      1\n", r.stdout)  # the line after it is still read
 
     def test_usage_errors_and_help(self):
         self.assertEqual(run().returncode, 2)

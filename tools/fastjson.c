@@ -127,13 +127,25 @@ static int load(const char *path, fj_file *f) {
   return EXIT_IO;
 }
 
+/* The library's messages for a limit name the setting; the command line
+ * has no options for them, so its errors also give the value in force. */
+static const char *limit_note(fj_error err) {
+  static char note[48];
+  note[0] = 0;
+  if (err == FJ_ERR_DEPTH)
+    snprintf(note, sizeof note, ", here %u levels", FJ_DEFAULT_MAX_DEPTH);
+  else if (err == FJ_ERR_DOCUMENT_TOO_LARGE)
+    snprintf(note, sizeof note, ", here %zu MiB", FJ_STREAM_DEFAULT_MAX_DOCUMENT >> 20);
+  return note;
+}
+
 /* Prints FILE:LINE:COL: message for the parser's last error. */
 static int report(fj_parser *p, fj_error err) {
   fj_location loc;
   fj_parser_last_error(p, &loc);
-  fprintf(stderr, "%s%s:%zu:%zu:%s %s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
-          loc.column, sgr_off(), sgr_red(), fj_error_message(err), sgr_off(), fj_error_name(err),
-          loc.offset);
+  fprintf(stderr, "%s%s:%zu:%zu:%s %s%s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
+          loc.column, sgr_off(), sgr_red(), fj_error_message(err), limit_note(err), sgr_off(),
+          fj_error_name(err), loc.offset);
   return EXIT_INVALID;
 }
 
@@ -279,10 +291,10 @@ static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *to
 
 /* FILE:LINE:COLUMN: message (NAME, byte OFFSET) for a bad line. */
 static void report_document(const fj_document *d) {
-  fprintf(stderr, "%s%s:%llu:%llu:%s %s%s%s (%s, byte %llu)\n", sgr_bold(), prog_file,
+  fprintf(stderr, "%s%s:%llu:%llu:%s %s%s%s%s (%s, byte %llu)\n", sgr_bold(), prog_file,
           (unsigned long long)d->error_line, (unsigned long long)d->error_column, sgr_off(),
-          sgr_red(), fj_error_message(d->error), sgr_off(), fj_error_name(d->error),
-          (unsigned long long)d->error_offset);
+          sgr_red(), fj_error_message(d->error), limit_note(d->error), sgr_off(),
+          fj_error_name(d->error), (unsigned long long)d->error_offset);
 }
 
 /* Counts of one NDJSON run; `visit` is called on each valid document. */
