@@ -24,18 +24,17 @@ namespace {
 void fastjson_stage1(benchmark::State &state, const fj__kernel *k, const fjbench::file *f) {
   const auto *buf = reinterpret_cast<const uint8_t *>(f->data.data());
   std::vector<uint32_t> idx(f->data.size() + FJ_INDEX_SLACK);
-  uint32_t n = 0;
-  size_t off = 0;
-  if (k->stage1(buf, f->data.size(), idx.data(), &n, &off) != FJ_OK || n == 0)
+  fj__stage1_result res = {};
+  if (k->stage1(buf, f->data.size(), idx.data(), &res) != FJ_OK || res.n == 0)
     fjbench::fail(std::string(k->name) + " rejects " + f->name);
   for (auto _ : state) {
-    fj_error e = k->stage1(buf, f->data.size(), idx.data(), &n, &off);
+    fj_error e = k->stage1(buf, f->data.size(), idx.data(), &res);
     benchmark::DoNotOptimize(e);
-    benchmark::DoNotOptimize(n);
+    benchmark::DoNotOptimize(res);
     benchmark::ClobberMemory();
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
-  state.counters["structurals"] = n;
+  state.counters["structurals"] = res.n;
 }
 
 #ifdef FJ_BENCH_SIMDJSON

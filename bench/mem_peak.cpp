@@ -382,11 +382,10 @@ int main(int argc, char **argv) {
   if (lib.rfind("fastjson", 0) == 0) {
     // the index's length, counted after the measurement with the kernel in use
     std::vector<uint32_t> idx(len + FJ_INDEX_SLACK);
-    uint32_t n = 0;
-    size_t off = 0;
-    if (fj__kernel_active()->stage1(reinterpret_cast<const uint8_t *>(buf), len, idx.data(), &n,
-                                    &off) == FJ_OK)
-      std::printf(",\"structurals\":%u", n);
+    fj__stage1_result res = {};
+    if (fj__kernel_active()->stage1(reinterpret_cast<const uint8_t *>(buf), len, idx.data(),
+                                    &res) == FJ_OK)
+      std::printf(",\"structurals\":%u", res.n);
   }
   std::printf("}\n");
   std::free(buf);

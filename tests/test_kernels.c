@@ -75,14 +75,17 @@ static void check(const uint8_t *data, size_t len, const char *what) {
   assert_true(len <= MAX_LEN);
   uint8_t *buf = guard_end - len;
   memmove(buf, data, len);
-  uint32_t n_ref = 0, n_k = 0;
-  size_t off_ref = 0, off_k = 0;
-  fj_error err_ref = fj__stage1_scalar(buf, len, idx_ref, &n_ref, &off_ref);
+  fj__stage1_result ref = {0}, got;
+  fj_error err_ref = fj__stage1_scalar(buf, len, idx_ref, &ref);
+  uint32_t n_ref = ref.n, n_k;
+  size_t off_ref = ref.err_offset, off_k;
   for (size_t k = 0; k < kernel_count; k++) {
-    n_k = 0;
-    off_k = 0;
-    fj_error err_k = kernels[k]->stage1(buf, len, idx_k, &n_k, &off_k);
+    got = (fj__stage1_result){0};
+    fj_error err_k = kernels[k]->stage1(buf, len, idx_k, &got);
+    n_k = got.n;
+    off_k = got.err_offset;
     bool same = err_k == err_ref && n_k == n_ref && (err_ref == FJ_OK || off_k == off_ref) &&
+                (err_ref != FJ_OK || got.u_escapes == ref.u_escapes) &&
                 memcmp(idx_k, idx_ref, n_ref * sizeof *idx_ref) == 0;
     if (!same) {
       uint32_t i = 0;

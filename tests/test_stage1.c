@@ -41,6 +41,7 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
 typedef struct oracle {
   uint32_t *idx;
   uint32_t n;
+  bool u_escapes; /* a 'u' after an escaping backslash, in a string or not */
   fj_error err;
   size_t err_offset;
 } oracle;
@@ -58,12 +59,14 @@ static void run_oracle(const unsigned char *s, size_t n, oracle *o) {
   o->n = 0;
   o->err = FJ_OK;
   o->err_offset = 0;
+  o->u_escapes = false;
   bool in_string = false, escaped = false, in_token = false;
   size_t string_start = 0;
   for (size_t i = 0; i < n; i++) {
     unsigned char c = s[i];
     bool esc_here = escaped;
     escaped = !esc_here && c == '\\';
+    o->u_escapes |= esc_here && c == 'u';
     if (in_string) {
       if (esc_here && (!c || !strchr("\"\\/bfnrtu", c))) {
         o->err = FJ_ERR_BAD_ESCAPE;
@@ -112,9 +115,10 @@ static void check(const unsigned char *s, size_t n, const char *what) {
   oracle o;
   run_oracle(s, n, &o);
   uint32_t *idx = malloc((n + FJ_INDEX_SLACK) * sizeof *idx);
-  uint32_t count = 0;
-  size_t off = 0;
-  fj_error err = fj__kernel_active()->stage1(s, n, idx, &count, &off);
+  fj__stage1_result res = {0};
+  fj_error err = fj__kernel_active()->stage1(s, n, idx, &res);
+  uint32_t count = res.n;
+  size_t off = res.err_offset;
   if (err != o.err || (err && off != o.err_offset)) {
     printf("%s (%zu bytes): kernel %s at %zu, oracle %s at %zu\n", what, n, fj_error_name(err), off,
            fj_error_name(o.err), o.err_offset);
@@ -124,6 +128,9 @@ static void check(const unsigned char *s, size_t n, const char *what) {
     if (count != o.n) printf("%s: kernel %u structurals, oracle %u\n", what, count, o.n);
     assert_int_equal(count, o.n);
     assert_memory_equal(idx, o.idx, count * sizeof *idx);
+    if (res.u_escapes != o.u_escapes)
+      printf("%s: kernel u_escapes %d, oracle %d\n", what, res.u_escapes, o.u_escapes);
+    assert_int_equal(res.u_escapes, o.u_escapes);
   }
   free(idx);
   free(o.idx);

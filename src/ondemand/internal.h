@@ -66,6 +66,9 @@ struct fj_parser {
   uint32_t *idx; /* structural index, n entries (+ slack) */
   size_t idx_cap;
   uint32_t n;
+  /* whether stage 1 saw a \u escape in the document (or its stream's
+   * batch): if not, stage 1 has already checked every string completely */
+  bool u_escapes, batch_u_escapes;
   /* the cursor */
   uint32_t pos;    /* next structural to read */
   uint32_t depth;  /* containers the cursor is inside */

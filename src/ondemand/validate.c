@@ -75,13 +75,16 @@ static inline bool plain_number_ok(const uint8_t *s, const uint8_t *end, const u
   return (*q | 0x20) != 'e' && fj__is_delimiter(*q);
 }
 
-/* fj__check_scalar(), with the common cases inline: a string without a
- * backslash (about half of all structurals in typical documents), a
- * well-formed literal, a number without an exponent. */
+/* fj__check_scalar(), with the common cases inline: any string of a
+ * document without \u escapes (stage 1 has checked its bytes and escape
+ * characters; only a \u escape's hex digits and surrogates are left), a
+ * string without a backslash (about half of all structurals in typical
+ * documents), a well-formed literal, a number without an exponent. */
 static inline fj_error check_scalar(fj_parser *p, uint32_t pos) {
   const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
   switch (*s) {
   case '"': {
+    if (!p->u_escapes) return FJ_OK;
     size_t len = (size_t)(fj__string_close(p, pos) - s - 1);
     if (FJ_LIKELY(fj__find_backslash(p, s + 1, len) == len)) return FJ_OK;
     break;

@@ -59,6 +59,13 @@ static inline uint64_t fj_k_escapable(const fj_k_block *blk) {
   return esc;
 }
 
+static inline uint64_t fj_k_u_bytes(const fj_k_block *blk) {
+  uint64_t u = 0;
+  for (int i = 0; i < 64; i++)
+    u |= (uint64_t)(blk->b[i] == 'u') << i;
+  return u;
+}
+
 static inline uint64_t fj_k_prefix_xor(uint64_t x) {
   x ^= x << 1;
   x ^= x << 2;

@@ -93,6 +93,13 @@ static inline uint64_t fj_k_escapable(const fj_k_block *blk) {
   return ~fj_b_mask(no);
 }
 
+static inline uint64_t fj_k_u_bytes(const fj_k_block *blk) {
+  fj_b u[FJ_V_N];
+  for (int i = 0; i < FJ_V_N; i++)
+    u[i] = fj_v_eq(blk->v[i], fj_v_splat('u'));
+  return fj_b_mask(u);
+}
+
 #include "scan/utf8_simd.h"
 
 #endif

@@ -24,11 +24,24 @@
  * may write a few entries past the last real one. */
 #define FJ_INDEX_SLACK 64u
 
-/* Writes the index of `len` bytes at `buf` into `idx`, *n entries.
+/* What a kernel reports besides the index. */
+typedef struct fj__stage1_result {
+  uint32_t n; /* index entries written */
+  /* Whether a byte after an escaping backslash is 'u'. Stage 1 checks the
+   * escape character but not a \uXXXX escape's hex digits or surrogate
+   * pairing, so when this is false every string is already known good and
+   * full validation need not look inside strings again. (A \u outside
+   * strings also sets it: the document is invalid then anyway.) */
+  bool u_escapes;
+  size_t err_offset; /* where the error is, when one is returned */
+} fj__stage1_result;
+
+/* Writes the index of `len` bytes at `buf` into `idx`, res->n entries.
  * Returns FJ_OK or FJ_ERR_UTF8 / FJ_ERR_UNCLOSED_STRING / FJ_ERR_CONTROL_CHAR /
- * FJ_ERR_BAD_ESCAPE with *err_offset set. len must be <= FJ_MAX_DOCUMENT_SIZE. */
-typedef fj_error (*fj__stage1_fn)(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
-                                  size_t *err_offset);
+ * FJ_ERR_BAD_ESCAPE with res->err_offset set. len must be <=
+ * FJ_MAX_DOCUMENT_SIZE. */
+typedef fj_error (*fj__stage1_fn)(const uint8_t *buf, size_t len, uint32_t *idx,
+                                  fj__stage1_result *res);
 
 /* Byte classes of one 64-byte block, one bit per byte (what a kernel's
  * classify primitive produces). */
@@ -60,8 +73,7 @@ fj_error fj__stage1_locate(const uint8_t *buf, size_t len, size_t *err_offset);
 /* The kernel entry points (defined in kernel_*.c; only those of the target
  * architecture are compiled in, see kernels.cmake). */
 #define FJ__STAGE1_DECLARE(name)                                                                   \
-  fj_error fj__stage1_##name(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,           \
-                             size_t *err_offset);
+  fj_error fj__stage1_##name(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res);
 FJ__STAGE1_DECLARE(scalar)
 FJ__STAGE1_DECLARE(sse42)
 FJ__STAGE1_DECLARE(avx2)

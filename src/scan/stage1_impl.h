@@ -8,6 +8,8 @@
  *   uint64_t fj_k_escapable(const fj_k_block *b)   bytes allowed after a
  *                                  backslash: " \\ / b f n r t u (asked for
  *                                  only in blocks with escapes in strings)
+ *   uint64_t fj_k_u_bytes(const fj_k_block *b)     bytes equal to 'u' (asked
+ *                                  for in the same blocks)
  *   uint64_t fj_k_prefix_xor(uint64_t x)    bit i = xor of bits 0..i
  *   fj_k_utf8                       UTF-8 validation state across blocks
  *   void fj_k_utf8_init(fj_k_utf8 *u)
@@ -35,6 +37,7 @@ typedef struct fj_k_carry {
   uint64_t in_string; /* all ones if the next block starts inside a string */
   uint64_t token;     /* 1 if the last byte was part of a number/literal token */
   uint64_t bad;       /* any byte seen so far that stage 1 rejects */
+  uint64_t u_escape;  /* any 'u' seen so far right after an escaping backslash */
 } fj_k_carry;
 
 /* Bytes that follow an escaping backslash. In a run of backslashes, the
@@ -112,6 +115,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
   if (m.backslash | c->escaped) {
     escaped = fj_k_escaped(m.backslash, &c->escaped);
     bad_escape = escaped & ~fj_k_escapable(blk);
+    c->u_escape |= escaped & fj_k_u_bytes(blk);
   }
   uint64_t quote = m.quote & ~escaped;
   /* in_string covers the opening quote and the body, not the closing quote */
@@ -139,9 +143,8 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
     bits = next_;                                                                                  \
   } while (0)
 
-fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
-                    size_t *err_offset) {
-  fj_k_carry c = {0, 0, 0, 0};
+fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
+  fj_k_carry c = {0, 0, 0, 0, 0};
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
   fj_k_block blk;
@@ -162,9 +165,10 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, uint32_t *n,
     i += 64;
   }
   out = fj_k_flatten(out, (uint32_t)i - 64u, bits);
-  *n = (uint32_t)(out - idx);
+  res->n = (uint32_t)(out - idx);
+  res->u_escapes = c.u_escape != 0;
   if (c.bad | c.in_string || !fj_k_utf8_valid(&u)) {
-    fj_error err = fj__stage1_locate(buf, len, err_offset);
+    fj_error err = fj__stage1_locate(buf, len, &res->err_offset);
     if (err != FJ_OK) return err;
   }
   return FJ_OK;
