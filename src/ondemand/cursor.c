@@ -168,24 +168,58 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   return FJ_OK;
 }
 
-/* The common step is kept a leaf function (no stack frame, no saved
- * registers): the previous element is a scalar the cursor is still on, and
- * a ',' and the start of a value follow. The first element, containers,
- * the end, errors and misuse take the general way. */
+/* The position of the structural after an iteration's previous element
+ * (its first element when fresh), for the leaf steps of fj_array_next()
+ * and fj_object_next(); UINT32_MAX when the general step must decide: a
+ * finished iteration, or a previous element that is a container the caller
+ * did not enter (it must be skipped). The caller has checked that the
+ * cursor is at the iteration's depth and that `reach` more structurals
+ * follow it, so the one step over a scalar stays inside the index. */
+static inline uint32_t after_previous(const fj_parser *p, uint32_t state, uint32_t last) {
+  uint32_t pos = p->pos;
+  if (state == FJ_ITER_FRESH) return pos;
+  if (FJ_UNLIKELY(state != FJ_ITER_MIDDLE)) return UINT32_MAX;
+  if (pos != last) return pos; /* the caller read the previous element, a container, to its end */
+  uint8_t c = p->buf[p->idx[pos]];
+  return c == '[' || c == '{' ? UINT32_MAX : pos + 1;
+}
+
+/* Whether a leaf step may close the container at `pos`: the general step
+ * checks what follows the root's closing bracket. */
+static inline bool may_close(const fj_parser *p, uint32_t depth, uint32_t pos) {
+  return depth > 1 || pos + 1 == p->n;
+}
+
+/* The common steps are kept a leaf function (no stack frame, no saved
+ * registers): the cursor is at the iteration's depth, the previous element
+ * is a scalar it is still on or a container read to its end (or there is
+ * none yet), and either ']' or a ',' (none before the first element) and
+ * the start of a value follow. Containers to skip, the end of the index,
+ * errors and misuse take the general way, which repeats every check. */
 fj_error fj_array_next(fj_array *a, fj_value *elem) {
   if (FJ_LIKELY(a && a->parser)) {
     fj_parser *p = a->parser;
-    const uint32_t pos = p->pos;
-    if (FJ_LIKELY(a->gen == p->gen && p->has_doc && a->state == FJ_ITER_MIDDLE && pos == a->last &&
-                  p->depth == a->depth && p->open[a->depth] == a->serial && pos + 2 < p->n)) {
-      const uint8_t *buf = p->buf;
-      const uint32_t *idx = p->idx;
-      const uint8_t c0 = buf[idx[pos]], c1 = buf[idx[pos + 1]], c2 = buf[idx[pos + 2]];
-      if (FJ_LIKELY(c0 != '[' && c0 != '{' && c1 == ',' && fj__is_value_start(c2))) {
-        p->pos = pos + 2;
-        a->last = pos + 2;
-        if (elem) *elem = (fj_value){p, pos + 2, a->depth, a->serial, a->gen};
-        return FJ_OK;
+    if (FJ_LIKELY(a->gen == p->gen && p->has_doc && p->depth == a->depth &&
+                  p->open[a->depth] == a->serial && p->pos + 2 < p->n)) {
+      uint32_t pos = after_previous(p, a->state, a->last);
+      if (FJ_LIKELY(pos != UINT32_MAX)) {
+        const uint8_t *buf = p->buf;
+        const uint32_t *idx = p->idx;
+        uint8_t c = buf[idx[pos]];
+        if (c == ']' && may_close(p, a->depth, pos)) {
+          p->pos = pos + 1;
+          p->depth--;
+          a->state = FJ_ITER_DONE;
+          return FJ_END;
+        }
+        if (a->state == FJ_ITER_MIDDLE) c = c == ',' ? buf[idx[++pos]] : 0;
+        if (FJ_LIKELY(fj__is_value_start(c))) {
+          p->pos = pos;
+          a->state = FJ_ITER_MIDDLE;
+          a->last = pos;
+          if (elem) *elem = (fj_value){p, pos, a->depth, a->serial, a->gen};
+          return FJ_OK;
+        }
       }
     }
   }
@@ -254,25 +288,34 @@ static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *v
   return FJ_OK;
 }
 
-/* As fj_array_next(): the common step (after a scalar value the cursor is
- * still on: ',' then a key, ':' and the start of a value) is a leaf. */
+/* As fj_array_next(): the common steps ('}', or a ',' unless fresh, then
+ * a key, ':' and the start of a value) are a leaf. */
 fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
   if (FJ_LIKELY(o && o->parser)) {
     fj_parser *p = o->parser;
-    const uint32_t pos = p->pos;
-    if (FJ_LIKELY(o->gen == p->gen && p->has_doc && o->state == FJ_ITER_MIDDLE && pos == o->last &&
-                  p->depth == o->depth && p->open[o->depth] == o->serial && pos + 4 < p->n)) {
-      const uint8_t *buf = p->buf;
-      const uint32_t *idx = p->idx;
-      const uint8_t c0 = buf[idx[pos]], c1 = buf[idx[pos + 1]], c2 = buf[idx[pos + 2]],
-                    c3 = buf[idx[pos + 3]], c4 = buf[idx[pos + 4]];
-      if (FJ_LIKELY(c0 != '[' && c0 != '{' && c1 == ',' && c2 == '"' && c3 == ':' &&
-                    fj__is_value_start(c4))) {
-        p->pos = pos + 4;
-        o->last = pos + 4;
-        if (key) *key = (fj_value){p, pos + 2, o->depth, o->serial, o->gen};
-        if (value) *value = (fj_value){p, pos + 4, o->depth, o->serial, o->gen};
-        return FJ_OK;
+    if (FJ_LIKELY(o->gen == p->gen && p->has_doc && p->depth == o->depth &&
+                  p->open[o->depth] == o->serial && p->pos + 4 < p->n)) {
+      uint32_t pos = after_previous(p, o->state, o->last);
+      if (FJ_LIKELY(pos != UINT32_MAX)) {
+        const uint8_t *buf = p->buf;
+        const uint32_t *idx = p->idx;
+        uint8_t c = buf[idx[pos]];
+        if (c == '}' && may_close(p, o->depth, pos)) {
+          p->pos = pos + 1;
+          p->depth--;
+          o->state = FJ_ITER_DONE;
+          return FJ_END;
+        }
+        if (o->state == FJ_ITER_MIDDLE) c = c == ',' ? buf[idx[++pos]] : 0;
+        if (FJ_LIKELY(c == '"' && buf[idx[pos + 1]] == ':' &&
+                      fj__is_value_start(buf[idx[pos + 2]]))) {
+          p->pos = pos + 2;
+          o->state = FJ_ITER_MIDDLE;
+          o->last = pos + 2;
+          if (key) *key = (fj_value){p, pos, o->depth, o->serial, o->gen};
+          if (value) *value = (fj_value){p, pos + 2, o->depth, o->serial, o->gen};
+          return FJ_OK;
+        }
       }
     }
   }
