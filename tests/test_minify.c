@@ -154,46 +154,50 @@ static void check_against_validating(fj_parser *p, const uint8_t *data, size_t l
 
 /* ---- inputs -------------------------------------------------------------- */
 
-static void each_file(const char *dir, const char *suffix, const char *prefix, fj_parser *p,
-                      size_t *files) {
-  size_t count;
-  char **names = fj_test_list_dir(dir, suffix, &count);
-  for (size_t i = 0; i < count; i++) {
-    if (prefix && strncmp(names[i], prefix, strlen(prefix)) != 0) continue;
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    size_t n;
-    uint8_t *data = fj_test_read_file(path, &n);
-    if (!data || n > MAX_LEN) fail_msg("cannot read %s", path);
-    check_against_validating(p, data, n, path);
-    free(data);
-    (*files)++;
+/* Every file of each (folder, suffix) pair of `spec` (NULL-ended):
+ * fj_minify's output where it is valid, the reference's everywhere. */
+static void check_folders(const char *const *spec, size_t min_files) {
+  fj_parser *p;
+  assert_int_equal(fj_parser_new(&p, NULL), FJ_OK);
+  size_t files = 0;
+  for (; *spec; spec += 2) {
+    size_t count;
+    char **names = fj_test_list_dir(spec[0], spec[1], &count);
+    for (size_t i = 0; i < count; i++, files++) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/%s", spec[0], names[i]);
+      size_t n;
+      uint8_t *data = fj_test_read_file(path, &n);
+      if (!data || n > MAX_LEN) fail_msg("cannot read %s", path);
+      check_against_validating(p, data, n, path);
+      free(data);
+    }
+    fj_test_free_list(names, count);
   }
-  fj_test_free_list(names, count);
+  fj_parser_free(p);
+  if (files < min_files) skip();
 }
 
 static void corpus_files(void **state) {
   (void)state;
-  fj_parser *p;
-  assert_int_equal(fj_parser_new(&p, NULL), FJ_OK);
-  size_t files = 0;
-  each_file(FJ_DATA_DIR "/corpus", ".json", NULL, p, &files);
-  each_file(FJ_DATA_DIR "/corpus", ".ndjson", NULL, p, &files);
-  each_file(FJ_DATA_DIR "/corpus/extra", ".json", NULL, p, &files);
-  each_file(FJ_DATA_DIR "/corpus/variants", ".json", NULL, p, &files);
-  fj_parser_free(p);
-  if (files < 10) skip();
+  static const char *const spec[] = {FJ_DATA_DIR "/corpus",
+                                     ".json",
+                                     FJ_DATA_DIR "/corpus",
+                                     ".ndjson",
+                                     FJ_DATA_DIR "/corpus/extra",
+                                     ".json",
+                                     FJ_DATA_DIR "/corpus/variants",
+                                     ".json",
+                                     NULL};
+  check_folders(spec, 10);
 }
 
 /* y_ files must equal fj_minify; n_ and i_ files only the reference. */
 static void test_suite_files(void **state) {
   (void)state;
-  fj_parser *p;
-  assert_int_equal(fj_parser_new(&p, NULL), FJ_OK);
-  size_t files = 0;
-  each_file(FJ_DATA_DIR "/conformance/JSONTestSuite/test_parsing", ".json", NULL, p, &files);
-  fj_parser_free(p);
-  if (files < 300) skip();
+  static const char *const spec[] = {FJ_DATA_DIR "/conformance/JSONTestSuite/test_parsing", ".json",
+                                     NULL};
+  check_folders(spec, 300);
 }
 
 static void every_prefix(void **state) {
