@@ -23,6 +23,9 @@
 // minify/LIBRARY/FILE: whitespace removed from a whole corpus document:
 //   fastjson:  fj_minify into a reused fj_buffer (validates the document
 //              fully first: invalid input produces no output)
+//   fastjson-unvalidated: fj_minify_unvalidated_into into a reused buffer
+//              (no validation, like simdjson's; the stage-1 kernel in use,
+//              FASTJSON_KERNEL picks another)
 //   simdjson:  simdjson::minify into a reused buffer (no validation)
 // Bytes per second are the input document's size for write/ and minify/,
 // and the numbers' count is reported as items for format_double/.
@@ -88,6 +91,22 @@ void minify_fastjson(benchmark::State &state, const fjbench::file *f) {
   fj_parser_free(p);
 }
 
+void minify_fastjson_unvalidated(benchmark::State &state, const fjbench::file *f) {
+  std::vector<char> out(f->data.size());
+  size_t n = 0;
+  if (fj_minify_unvalidated_into(f->data.data(), f->data.size(), out.data(), &n) != FJ_OK)
+    fjbench::fail("fj_minify_unvalidated_into fails on " + f->name);
+  size_t bytes = n;
+  for (auto _ : state) {
+    fj_error e = fj_minify_unvalidated_into(f->data.data(), f->data.size(), out.data(), &n);
+    benchmark::DoNotOptimize(e);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+  state.counters["output_bytes"] = double(bytes);
+}
+
 #ifdef FJ_BENCH_SIMDJSON
 void minify_simdjson(benchmark::State &state, const fjbench::file *f) {
   std::vector<char> out(f->data.size() + simdjson::SIMDJSON_PADDING);
@@ -109,6 +128,8 @@ void minify_simdjson(benchmark::State &state, const fjbench::file *f) {
 void register_minify() {
   for (const fjbench::file &f : fjbench::corpus()) {
     benchmark::RegisterBenchmark(("minify/fastjson/" + f.name).c_str(), minify_fastjson, &f);
+    benchmark::RegisterBenchmark(("minify/fastjson-unvalidated/" + f.name).c_str(),
+                                 minify_fastjson_unvalidated, &f);
 #ifdef FJ_BENCH_SIMDJSON
     benchmark::RegisterBenchmark(("minify/simdjson/" + f.name).c_str(), minify_simdjson, &f);
 #endif

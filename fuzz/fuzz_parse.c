@@ -1,7 +1,7 @@
 /* libFuzzer target: parse, validate, walk with the cursor, and round-trip
  * through minify and pretty. Any crash, sanitizer report, or broken
  * invariant (valid input whose minified form is invalid or pretty-prints
- * differently) aborts. */
+ * differently, or whose unvalidated minify differs from fj_minify) aborts. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +76,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (valid) return 0;
   buf mini = {0}, pretty1 = {0}, pretty2 = {0};
   if (fj_minify(p, data, size, (fj_sink){append, &mini})) abort();
+  size_t fast_n = 0;
+  uint8_t *fast = malloc(size + 1);
+  if (fj_minify_unvalidated_into(data, size, fast, &fast_n)) abort();
+  if (fast_n != mini.len || memcmp(fast, mini.data, fast_n)) abort();
+  free(fast);
   if (fj_pretty(p, data, size, NULL, (fj_sink){append, &pretty1})) abort();
   if (fj_pretty(p, mini.data, mini.len, NULL, (fj_sink){append, &pretty2})) abort();
   if (pretty1.len != pretty2.len || memcmp(pretty1.data, pretty2.data, pretty1.len)) abort();

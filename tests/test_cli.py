@@ -113,6 +113,24 @@ class Cli(unittest.TestCase):
             self.assertEqual(json.loads(pretty.stdout), want)
             self.assertTrue(pretty.stdout.startswith(b"{\n    \""))
 
+    def test_minify_unvalidated(self):
+        # the same bytes as the validating minify on valid input
+        for name in ["twitter.json", "twitterescaped.json", "canada.json"]:
+            path = corpus(name)
+            want = run("minify", path)
+            got = run("minify", "--unvalidated", path)
+            self.assertEqual((got.returncode, got.stdout, got.stderr), (0, want.stdout, b""))
+        # invalid input is not checked: the whitespace goes, the rest stays
+        r = run("minify", "--unvalidated", "-", stdin=b'[1, 2,] " a b " \t tru')
+        self.assertEqual((r.returncode, r.stdout), (0, b'[1,2,]" a b "tru'))
+        # a string open at the end: printed as it is, then reported
+        r = run("minify", "--unvalidated", "-", stdin=b'["a", "b\\" ]')
+        self.assertEqual((r.returncode, r.stdout), (1, b'["a","b\\" ]'))
+        self.assertIn(b"-: string is not closed", r.stderr)
+        self.assertIn(b"(FJ_ERR_UNCLOSED_STRING)", r.stderr)
+        # only minify takes it
+        self.assertEqual(run("pretty", "--unvalidated", "-", stdin=b"[]").returncode, 2)
+
     def test_pretty_tab_and_empty_containers(self):
         r = run("pretty", "--tab", "-", stdin=b'{"a":[],"b":{},"c":[1]}')
         self.assertEqual(r.stdout, b'{\n\t"a": [],\n\t"b": {},\n\t"c": [\n\t\t1\n\t]\n}\n')

@@ -1,6 +1,7 @@
 /* libfastjson — text to text: minify and pretty-print straight from the
- * structural index, with no tree in between. Numbers and strings are copied
- * byte for byte as written in the input. */
+ * structural index, with no tree in between, and a minify without
+ * validation for trusted input. Numbers and strings are copied byte for
+ * byte as written in the input. */
 #ifndef FASTJSON_TEXT_H
 #define FASTJSON_TEXT_H
 
@@ -35,6 +36,50 @@ typedef struct fj_pretty_options {
  *          error of fj_parser_validate() (its location is kept in the
  *          parser); the sink's error. */
 FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_sink sink);
+
+/** Removes whitespace like fj_minify(), but without validating: for input
+ *  already known to be valid JSON (the output of a writer, a document that
+ *  was validated before), 3-20 times faster than fj_minify(). The `len` bytes
+ *  at `json` are written to `sink` without the four JSON whitespace bytes
+ *  (space, \t, \n, \r) that are outside strings; every other byte is
+ *  copied unchanged and in order, so valid input gives exactly fj_minify()'s
+ *  output. Strings are found as the validating parser's first stage finds
+ *  them: a '"' opens or closes a string unless an odd run of backslashes
+ *  comes right before it (inside or outside strings).
+ *
+ *  Nothing else is checked: not the grammar, UTF-8, escapes, control
+ *  characters or numbers, and the output of invalid input is unspecified,
+ *  except that it is never longer than `len` and the call stays memory-safe.
+ *  The input needs no padding: nothing past json + len is read. No
+ *  allocation except through `sink`; thread-safe for distinct sinks. The
+ *  stage-1 kernel in use (fastjson/kernel.h) does the work, so
+ *  FASTJSON_KERNEL and fj_kernel_select() choose it too.
+ *
+ *  Output reaches `sink` in pieces of up to 16 KiB, or, with
+ *  fj_sink_buffer(), is written straight into the buffer's memory (reserved
+ *  for `len` more bytes once, then `len` is advanced and `data[len]` NUL as
+ *  after any write to it).
+ *  @param json  the document, `len` bytes; may be NULL when `len` is 0.
+ *  @return FJ_OK; FJ_ERR_UNCLOSED_STRING when the input ends inside a
+ *          string (an odd number of unescaped quotes: the whole output has
+ *          been written then, the open string to its end; no position is
+ *          reported: fj_parser_validate() locates errors); FJ_ERR_INVALID_ARG
+ *          (`sink.write` NULL, or `json` NULL with `len` > 0; nothing is
+ *          written); the sink's error, after which nothing more is written
+ *          (FJ_ERR_NOMEM from fj_sink_buffer()). */
+FJ_API fj_error fj_minify_unvalidated(const void *json, size_t len, fj_sink sink);
+
+/** fj_minify_unvalidated() into caller memory, like simdjson::minify():
+ *  writes the output to `dst`, which must have room for `len` bytes (the
+ *  output is never longer than the input; no padding is needed, nothing
+ *  is written past dst + len and no NUL is added), and its length in bytes
+ *  to *out_len. `dst` may be `json` itself (minify in place); other
+ *  overlaps are not allowed.
+ *  @return FJ_OK; FJ_ERR_UNCLOSED_STRING as fj_minify_unvalidated() (the
+ *          output and *out_len are complete then); FJ_ERR_INVALID_ARG
+ *          (`out_len` NULL, or `json` or `dst` NULL with `len` > 0). */
+FJ_API fj_error fj_minify_unvalidated_into(const void *json, size_t len, void *dst,
+                                           size_t *out_len);
 
 /** Validates, then writes the document pretty-printed: one element or field
  *  per line, `indent` per level, `": "` after keys, empty containers as `[]`

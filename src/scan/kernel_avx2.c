@@ -59,3 +59,11 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
 
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"
+
+/* unvalidated minify (minify_impl.h) */
+static inline void fj_k_store(uint8_t *out, const fj_k_block *blk) {
+  _mm256_storeu_si256((__m256i *)out, blk->v[0]);
+  _mm256_storeu_si256((__m256i *)(out + 32), blk->v[1]);
+}
+#include "scan/minify_x86.h"
+#include "scan/minify_impl.h"

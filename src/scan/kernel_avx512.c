@@ -81,3 +81,17 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits
 
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"
+
+/* unvalidated minify (minify_impl.h): VBMI2 compresses the kept bytes into
+ * a register, stored whole (a compressing store straight to memory is much
+ * slower on some CPUs) */
+static inline void fj_k_store(uint8_t *out, const fj_k_block *blk) {
+  _mm512_storeu_si512(out, blk->v[0]);
+}
+static inline uint8_t *fj_k_compress(uint8_t *out, const uint8_t *p, const fj_k_block *blk,
+                                     uint64_t keep) {
+  (void)p;
+  _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(keep, blk->v[0]));
+  return out + __builtin_popcountll(keep);
+}
+#include "scan/minify_impl.h"

@@ -55,3 +55,23 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
 
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"
+
+/* unvalidated minify (minify_impl.h): tbl moves the kept bytes of each
+ * 8-byte group to its front (positions from fj__minify_shuffle; its 0x80
+ * filler gives 0), stored where the kept bytes before the group end */
+#include "scan/minify.h"
+static inline void fj_k_store(uint8_t *out, const fj_k_block *blk) {
+  for (int i = 0; i < 4; i++)
+    vst1q_u8(out + 16 * i, blk->v[i]);
+}
+static inline uint8_t *fj_k_compress(uint8_t *out, const uint8_t *p, const fj_k_block *blk,
+                                     uint64_t keep) {
+  (void)blk;
+  for (int g = 0; g < 8; g++) {
+    uint8x8_t idx = vld1_u8(fj__minify_shuffle[(keep >> (8 * g)) & 0xFF]);
+    size_t at = (size_t)__builtin_popcountll(keep & ((1ull << (8 * g)) - 1));
+    vst1_u8(out + at, vtbl1_u8(vld1_u8(p + 8 * g), idx));
+  }
+  return out + __builtin_popcountll(keep);
+}
+#include "scan/minify_impl.h"

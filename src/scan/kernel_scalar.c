@@ -96,3 +96,18 @@ static inline void fj_k_utf8_block(fj_k_utf8 *u, const fj_k_block *blk) {
 static inline bool fj_k_utf8_valid(fj_k_utf8 *u) { return !u->bad && !u->dfa.need; }
 
 #include "scan/stage1_impl.h"
+
+/* unvalidated minify (minify_impl.h): every byte is stored, and the output
+ * moves on only past the kept ones (no branch on the data) */
+static inline void fj_k_store(uint8_t *out, const fj_k_block *blk) { memcpy(out, blk->b, 64); }
+static inline uint8_t *fj_k_compress(uint8_t *out, const uint8_t *p, const fj_k_block *blk,
+                                     uint64_t keep) {
+  (void)p;
+  size_t o = 0;
+  for (int i = 0; i < 64; i++) {
+    out[o] = blk->b[i];
+    o += (keep >> i) & 1;
+  }
+  return out + o;
+}
+#include "scan/minify_impl.h"

@@ -46,3 +46,11 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
 
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"
+
+/* unvalidated minify (minify_impl.h) */
+static inline void fj_k_store(uint8_t *out, const fj_k_block *blk) {
+  for (int i = 0; i < 4; i++)
+    _mm_storeu_si128((__m128i *)(out + 16 * i), blk->v[i]);
+}
+#include "scan/minify_x86.h"
+#include "scan/minify_impl.h"

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "fastjson/error.h"
+#include "scan/minify.h"
 
 /* The index buffer must have room for len + FJ_INDEX_SLACK entries: kernels
  * may write a few entries past the last real one. */
@@ -57,6 +58,7 @@ typedef struct fj__kernel {
   const char *name;
   fj__stage1_fn stage1;
   bool (*supported)(void); /* does this CPU (and OS) run it? */
+  fj__minify_fn minify;    /* fj_minify_unvalidated()'s kernel (minify.h) */
 } fj__kernel;
 
 /* The kernels compiled into this build, best first; *count entries. */
