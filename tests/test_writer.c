@@ -86,24 +86,56 @@ static void ev_free(events *l) {
   memset(l, 0, sizeof *l);
 }
 
+static fj_error ev_one(fj_writer *w, const event *e) {
+  switch (e->kind) {
+  case EV_BO: return fj_writer_begin_object(w);
+  case EV_EO: return fj_writer_end_object(w);
+  case EV_BA: return fj_writer_begin_array(w);
+  case EV_EA: return fj_writer_end_array(w);
+  case EV_KEY: return fj_writer_keyn(w, e->s, e->n);
+  case EV_STR: return fj_writer_stringn(w, e->s, e->n);
+  case EV_I64: return fj_writer_int64(w, e->i);
+  case EV_U64: return fj_writer_uint64(w, e->u);
+  case EV_DBL: return fj_writer_double(w, e->d);
+  case EV_TRUE: return fj_writer_bool(w, true);
+  case EV_FALSE: return fj_writer_bool(w, false);
+  case EV_NULL: return fj_writer_null(w);
+  }
+  return FJ_ERR_INVALID_ARG;
+}
+
 static fj_error ev_play(fj_writer *w, const events *l) {
   for (size_t i = 0; i < l->n; i++) {
-    const event *e = &l->e[i];
-    fj_error err = FJ_OK;
-    switch (e->kind) {
-    case EV_BO: err = fj_writer_begin_object(w); break;
-    case EV_EO: err = fj_writer_end_object(w); break;
-    case EV_BA: err = fj_writer_begin_array(w); break;
-    case EV_EA: err = fj_writer_end_array(w); break;
-    case EV_KEY: err = fj_writer_keyn(w, e->s, e->n); break;
-    case EV_STR: err = fj_writer_stringn(w, e->s, e->n); break;
-    case EV_I64: err = fj_writer_int64(w, e->i); break;
-    case EV_U64: err = fj_writer_uint64(w, e->u); break;
-    case EV_DBL: err = fj_writer_double(w, e->d); break;
-    case EV_TRUE: err = fj_writer_bool(w, true); break;
-    case EV_FALSE: err = fj_writer_bool(w, false); break;
-    case EV_NULL: err = fj_writer_null(w); break;
-    }
+    fj_error err = ev_one(w, &l->e[i]);
+    if (err) return err;
+  }
+  return fj_writer_finish(w);
+}
+
+/* Writes the member key k: v in one fj_writer_member_*() call, if v is a
+ * scalar; false (nothing written) for a container. */
+static bool ev_member(fj_writer *w, const event *k, const event *v, fj_error *err) {
+  switch (v->kind) {
+  case EV_STR: *err = fj_writer_member_stringn(w, k->s, k->n, v->s, v->n); return true;
+  case EV_I64: *err = fj_writer_member_int64(w, k->s, k->n, v->i); return true;
+  case EV_U64: *err = fj_writer_member_uint64(w, k->s, k->n, v->u); return true;
+  case EV_DBL: *err = fj_writer_member_double(w, k->s, k->n, v->d); return true;
+  case EV_TRUE: *err = fj_writer_member_bool(w, k->s, k->n, true); return true;
+  case EV_FALSE: *err = fj_writer_member_bool(w, k->s, k->n, false); return true;
+  case EV_NULL: *err = fj_writer_member_null(w, k->s, k->n); return true;
+  default: return false;
+  }
+}
+
+/* As ev_play(), with every key that a scalar follows written together with
+ * it by one member call: the output must be identical. */
+static fj_error ev_play_members(fj_writer *w, const events *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    fj_error err;
+    if (l->e[i].kind == EV_KEY && i + 1 < l->n && ev_member(w, &l->e[i], &l->e[i + 1], &err))
+      i++;
+    else
+      err = ev_one(w, &l->e[i]);
     if (err) return err;
   }
   return fj_writer_finish(w);
@@ -141,11 +173,12 @@ static void ev_dump(FILE *f, const events *l) {
 
 /* Writes events with options into a growable buffer; returns the text
  * (malloc'ed, NUL-terminated) or NULL on a writer error (*err). */
-static char *render(const events *l, const fj_writer_options *opts, size_t *len, fj_error *err) {
+static char *render_with(fj_error (*play)(fj_writer *, const events *), const events *l,
+                         const fj_writer_options *opts, size_t *len, fj_error *err) {
   fj_buffer b = {0};
   fj_writer *w;
   assert_int_equal(fj_writer_new(&w, opts, fj_sink_buffer(&b)), FJ_OK);
-  *err = ev_play(w, l);
+  *err = play(w, l);
   fj_writer_free(w);
   void *data;
   assert_int_equal(fj_buffer_take(&b, &data, len), FJ_OK);
@@ -154,6 +187,10 @@ static char *render(const events *l, const fj_writer_options *opts, size_t *len,
     return NULL;
   }
   return data;
+}
+
+static char *render(const events *l, const fj_writer_options *opts, size_t *len, fj_error *err) {
+  return render_with(ev_play, l, opts, len, err);
 }
 
 /* ---- the Python oracle ------------------------------------------------------ */
@@ -428,6 +465,36 @@ static void test_integers(void **state) {
 }
 
 /* ---- misuse ------------------------------------------------------------------ */
+
+/* Member calls refuse what their key or value call refuses, with the same
+ * error; a refused value leaves its key written and a value due. */
+static void test_member_misuse(void **state) {
+  (void)state;
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_member_int64(w, "k", 1, 1), FJ_ERR_EXPECTED_VALUE); /* at the root */
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_member_null(w, "k", 1), FJ_ERR_EXPECTED_VALUE); /* in an array */
+  assert_int_equal(fj_writer_begin_object(w), FJ_OK);
+  assert_int_equal(fj_writer_member_bool(w, NULL, 1, true), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_member_stringn(w, "\xff", 1, "v", 1), FJ_ERR_UTF8); /* bad key */
+  assert_int_equal(fj_writer_member_double(w, "d", 1, NAN), FJ_ERR_NUMBER_RANGE);
+  assert_int_equal(fj_writer_member_uint64(w, "e", 1, 2), FJ_ERR_EXPECTED_VALUE); /* "d" waits */
+  assert_int_equal(fj_writer_uint64(w, 7), FJ_OK);
+  assert_int_equal(fj_writer_member_stringn(w, "s", 1, "\xff", 1), FJ_ERR_UTF8); /* bad value */
+  assert_int_equal(fj_writer_stringn(w, "a\"b", 3), FJ_OK);
+  assert_int_equal(fj_writer_member_stringn(w, "t", 1, "needs \\ escaping", 16), FJ_OK);
+  assert_int_equal(fj_writer_member_double(w, "x", 1, 0.25), FJ_OK);
+  assert_int_equal(fj_writer_end_object(w), FJ_OK);
+  assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  const char *want = "[{\"d\":7,\"s\":\"a\\\"b\",\"t\":\"needs \\\\ escaping\",\"x\":0.25}]";
+  assert_int_equal(b.len, strlen(want));
+  assert_memory_equal(b.data, want, b.len);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
 
 static void test_misuse(void **state) {
   (void)state;
@@ -913,6 +980,13 @@ static void test_random_documents(void **state) {
       fj_error err;
       char *t = render(&l, &(fj_writer_options){.flags = variants[v]}, &len, &err);
       assert_int_equal(err, FJ_OK);
+      size_t mlen;
+      char *m =
+          render_with(ev_play_members, &l, &(fj_writer_options){.flags = variants[v]}, &mlen, &err);
+      assert_int_equal(err, FJ_OK);
+      assert_int_equal(mlen, len);
+      assert_memory_equal(m, t, len);
+      free(m);
       assert_int_equal(strlen(t) <= len, true);
       assert_valid_json(t, len);
       if (d % 2 == 0 || v == 0) oracle_add(&o, &l, t, len);
@@ -959,13 +1033,10 @@ static void test_sample_oracle(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_compact_and_pretty),
-      cmocka_unit_test(test_sample_oracle),
-      cmocka_unit_test(test_integers),
-      cmocka_unit_test(test_misuse),
-      cmocka_unit_test(test_string_options),
-      cmocka_unit_test(test_long_strings),
-      cmocka_unit_test(test_sinks),
+      cmocka_unit_test(test_compact_and_pretty), cmocka_unit_test(test_sample_oracle),
+      cmocka_unit_test(test_integers),           cmocka_unit_test(test_misuse),
+      cmocka_unit_test(test_member_misuse),      cmocka_unit_test(test_string_options),
+      cmocka_unit_test(test_long_strings),       cmocka_unit_test(test_sinks),
       cmocka_unit_test(test_random_documents),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,6 +166,26 @@ FJ_API fj_error fj_writer_null(fj_writer *w);
  *  reports it. */
 FJ_API fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len);
 
+/** @name Members: a key and its value in one call
+ *  fj_writer_member_X(w, key, key_len, v) writes exactly what
+ *  fj_writer_keyn(w, key, key_len) followed by fj_writer_X(w, v) writes, and
+ *  returns the same errors, in one call: the common case (compact output,
+ *  key and string of at most 32 bytes needing no escape) is one state check
+ *  and one copy, which is what generated struct writers spend most calls
+ *  on. If the key is accepted but the value refused (NaN, invalid UTF-8),
+ *  the key stays written and a value is still due, as with the two calls.
+ *  `key`: `key_len` bytes of UTF-8 (bytes, not code points), the caller's.
+ *  @{ */
+FJ_API fj_error fj_writer_member_int64(fj_writer *w, const char *key, size_t key_len, int64_t v);
+FJ_API fj_error fj_writer_member_uint64(fj_writer *w, const char *key, size_t key_len, uint64_t v);
+FJ_API fj_error fj_writer_member_double(fj_writer *w, const char *key, size_t key_len, double v);
+FJ_API fj_error fj_writer_member_bool(fj_writer *w, const char *key, size_t key_len, bool v);
+FJ_API fj_error fj_writer_member_null(fj_writer *w, const char *key, size_t key_len);
+/** The string value is `len` bytes of UTF-8 at `s`, as fj_writer_stringn(). */
+FJ_API fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t key_len,
+                                         const char *s, size_t len);
+/** @} */
+
 /** Passes all buffered output to the sink (and updates a buffer sink's
  *  `len`, or a fixed buffer's `len` and `needed`). The document may be
  *  incomplete. @return FJ_OK; FJ_ERR_INVALID_ARG; the sink's error. */

@@ -643,11 +643,16 @@ FJ_SLOW static fj_error keyn_slow(fj_writer *w, const char *key, size_t len) {
   return FJ_OK;
 }
 
-fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
+/* The inline path of a key: with `more` bytes of room left after it for
+ * a value, writes the separator, the key and the colon at the window's
+ * position and returns the end, without committing anything; NULL when the
+ * general code must do it. */
+static inline uint8_t *key_fast(fj_writer *w, const char *key, size_t len, size_t more) {
   if (FJ_LIKELY(w != NULL && key != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
     unsigned st = w->state;
     uint8_t *p = w->pos;
-    if (FJ_LIKELY(st - ST_OBJ_KEY_FIRST < w->pair_fast && (size_t)(w->end - p) >= FJ_SHORT_ROOM)) {
+    if (FJ_LIKELY(st - ST_OBJ_KEY_FIRST < w->pair_fast &&
+                  (size_t)(w->end - p) >= FJ_SHORT_ROOM + more)) {
       *p = ',';
       p += st == ST_OBJ_KEY_NEXT;
       *p++ = '"';
@@ -655,11 +660,19 @@ fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
         p += len;
         p[0] = '"';
         p[1] = ':';
-        w->pos = p + 2;
-        w->state = ST_OBJ_VALUE;
-        return FJ_OK;
+        return p + 2;
       }
     }
+  }
+  return NULL;
+}
+
+fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
+  uint8_t *p = key_fast(w, key, len, 0);
+  if (FJ_LIKELY(p != NULL)) {
+    w->pos = p;
+    w->state = ST_OBJ_VALUE;
+    return FJ_OK;
   }
   return keyn_slow(w, key, len);
 }
@@ -788,6 +801,60 @@ fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
   }
   commit_value(w);
   return FJ_OK;
+}
+
+/* ---- members: a key and its value in one call -------------------------------
+ *
+ * The inline path writes both behind one state check and one room check
+ * and commits once; anything else is the two events' own calls, so the
+ * result is always what fj_writer_keyn() then the value's call give. */
+
+#define FJ_MEMBER(name, type, room, FAST, PUT)                                                     \
+  fj_error fj_writer_member_##name(fj_writer *w, const char *key, size_t key_len, type v) {        \
+    uint8_t *p;                                                                                    \
+    if (FJ_LIKELY(FAST) && FJ_LIKELY((p = key_fast(w, key, key_len, room)) != NULL)) {             \
+      PUT;                                                                                         \
+      w->pos = p;                                                                                  \
+      w->state = ST_OBJ_KEY_NEXT;                                                                  \
+      return FJ_OK;                                                                                \
+    }                                                                                              \
+    fj_error err = fj_writer_keyn(w, key, key_len);                                                \
+    return err ? err : fj_writer_##name(w, v);                                                     \
+  }
+
+FJ_MEMBER(int64, int64_t, 24, true, p += fj__i64toa((char *)p, v))
+FJ_MEMBER(uint64, uint64_t, 24, true, p += fj__u64toa((char *)p, v))
+FJ_MEMBER(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))
+FJ_MEMBER(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
+#undef FJ_MEMBER
+
+fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t key_len, const char *s,
+                                  size_t len) {
+  uint8_t *p;
+  if (s != NULL && len <= FJ_SHORT_MAX &&
+      (p = key_fast(w, key, key_len, FJ_SHORT_MAX + 2)) != NULL) {
+    *p = '"';
+    if (FJ_LIKELY(copy_short(p + 1, (const uint8_t *)s, len, w->short_k))) {
+      p[len + 1] = '"';
+      w->pos = p + len + 2;
+      w->state = ST_OBJ_KEY_NEXT;
+      return FJ_OK;
+    }
+  }
+  fj_error err = fj_writer_keyn(w, key, key_len);
+  return err ? err : fj_writer_stringn(w, s, len);
+}
+
+fj_error fj_writer_member_null(fj_writer *w, const char *key, size_t key_len) {
+  uint8_t *p = key_fast(w, key, key_len, 4);
+  if (FJ_LIKELY(p != NULL)) {
+    memcpy(p, "null", 4);
+    w->pos = p + 4;
+    w->state = ST_OBJ_KEY_NEXT;
+    return FJ_OK;
+  }
+  fj_error err = fj_writer_keyn(w, key, key_len);
+  return err ? err : fj_writer_null(w);
 }
 
 /* ---- the end --------------------------------------------------------------- */
