@@ -168,59 +168,62 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   return FJ_OK;
 }
 
-/* The position of the structural after an iteration's previous element
- * (its first element when fresh), for the leaf steps of fj_array_next()
- * and fj_object_next(); UINT32_MAX when the general step must decide: a
- * finished iteration, or a previous element that is a container the caller
- * did not enter (it must be skipped). The caller has checked that the
- * cursor is at the iteration's depth and that `reach` more structurals
- * follow it, so the one step over a scalar stays inside the index. */
-static inline uint32_t after_previous(const fj_parser *p, uint32_t state, uint32_t last) {
+/* The leaf steps of fj_array_next() and fj_object_next() (no stack frame,
+ * no saved registers) cover the common cases: the cursor is at the
+ * iteration's depth with at least `reach` structurals after it, and the
+ * previous element is a scalar the cursor is still on, or a container read
+ * to its end, or there is none yet. Containers to skip, the end of the
+ * index, errors and misuse take the general step, which repeats every
+ * check. */
+enum { LEAF_GENERAL, LEAF_CLOSED, LEAF_NEXT };
+
+/* Closes the container when its closing bracket `close` comes next (the
+ * root's is left to the general step, which checks what follows it), or
+ * finds the structural where the next element starts: *at, after the ','
+ * that must come first unless the iteration is fresh. */
+static inline int leaf_step(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t serial,
+                            uint32_t *state, uint32_t last, uint32_t reach, uint8_t close,
+                            uint32_t *at) {
   uint32_t pos = p->pos;
-  if (state == FJ_ITER_FRESH) return pos;
-  if (FJ_UNLIKELY(state != FJ_ITER_MIDDLE)) return UINT32_MAX;
-  if (pos != last) return pos; /* the caller read the previous element, a container, to its end */
-  uint8_t c = p->buf[p->idx[pos]];
-  return c == '[' || c == '{' ? UINT32_MAX : pos + 1;
+  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc || p->depth != depth || p->open[depth] != serial ||
+                  pos + reach >= p->n))
+    return LEAF_GENERAL;
+  const uint8_t *buf = p->buf;
+  const uint32_t *idx = p->idx;
+  if (*state == FJ_ITER_MIDDLE && pos == last) { /* still on the previous element */
+    uint8_t prev = buf[idx[pos]];
+    if (prev == '[' || prev == '{') return LEAF_GENERAL;
+    pos++;
+  } else if (FJ_UNLIKELY(*state == FJ_ITER_DONE)) {
+    return LEAF_GENERAL;
+  }
+  uint8_t c = buf[idx[pos]];
+  if (c == close && (depth > 1 || pos + 1 == p->n)) {
+    p->pos = pos + 1;
+    p->depth--;
+    *state = FJ_ITER_DONE;
+    return LEAF_CLOSED;
+  }
+  if (*state == FJ_ITER_MIDDLE) {
+    if (c != ',') return LEAF_GENERAL;
+    pos++;
+  }
+  *at = pos;
+  return LEAF_NEXT;
 }
 
-/* Whether a leaf step may close the container at `pos`: the general step
- * checks what follows the root's closing bracket. */
-static inline bool may_close(const fj_parser *p, uint32_t depth, uint32_t pos) {
-  return depth > 1 || pos + 1 == p->n;
-}
-
-/* The common steps are kept a leaf function (no stack frame, no saved
- * registers): the cursor is at the iteration's depth, the previous element
- * is a scalar it is still on or a container read to its end (or there is
- * none yet), and either ']' or a ',' (none before the first element) and
- * the start of a value follow. Containers to skip, the end of the index,
- * errors and misuse take the general way, which repeats every check. */
 fj_error fj_array_next(fj_array *a, fj_value *elem) {
   if (FJ_LIKELY(a && a->parser)) {
     fj_parser *p = a->parser;
-    if (FJ_LIKELY(a->gen == p->gen && p->has_doc && p->depth == a->depth &&
-                  p->open[a->depth] == a->serial && p->pos + 2 < p->n)) {
-      uint32_t pos = after_previous(p, a->state, a->last);
-      if (FJ_LIKELY(pos != UINT32_MAX)) {
-        const uint8_t *buf = p->buf;
-        const uint32_t *idx = p->idx;
-        uint8_t c = buf[idx[pos]];
-        if (c == ']' && may_close(p, a->depth, pos)) {
-          p->pos = pos + 1;
-          p->depth--;
-          a->state = FJ_ITER_DONE;
-          return FJ_END;
-        }
-        if (a->state == FJ_ITER_MIDDLE) c = c == ',' ? buf[idx[++pos]] : 0;
-        if (FJ_LIKELY(fj__is_value_start(c))) {
-          p->pos = pos;
-          a->state = FJ_ITER_MIDDLE;
-          a->last = pos;
-          if (elem) *elem = (fj_value){p, pos, a->depth, a->serial, a->gen};
-          return FJ_OK;
-        }
-      }
+    uint32_t pos;
+    int r = leaf_step(p, a->gen, a->depth, a->serial, &a->state, a->last, 2, ']', &pos);
+    if (r == LEAF_CLOSED) return FJ_END;
+    if (r == LEAF_NEXT && FJ_LIKELY(fj__is_value_start(fj__char(p, pos)))) {
+      p->pos = pos;
+      a->state = FJ_ITER_MIDDLE;
+      a->last = pos;
+      if (elem) *elem = (fj_value){p, pos, a->depth, a->serial, a->gen};
+      return FJ_OK;
     }
   }
   return array_next(a, elem);
@@ -288,35 +291,21 @@ static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *v
   return FJ_OK;
 }
 
-/* As fj_array_next(): the common steps ('}', or a ',' unless fresh, then
- * a key, ':' and the start of a value) are a leaf. */
+/* As fj_array_next(); a field is a key, ':' and the start of a value. */
 fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
   if (FJ_LIKELY(o && o->parser)) {
     fj_parser *p = o->parser;
-    if (FJ_LIKELY(o->gen == p->gen && p->has_doc && p->depth == o->depth &&
-                  p->open[o->depth] == o->serial && p->pos + 4 < p->n)) {
-      uint32_t pos = after_previous(p, o->state, o->last);
-      if (FJ_LIKELY(pos != UINT32_MAX)) {
-        const uint8_t *buf = p->buf;
-        const uint32_t *idx = p->idx;
-        uint8_t c = buf[idx[pos]];
-        if (c == '}' && may_close(p, o->depth, pos)) {
-          p->pos = pos + 1;
-          p->depth--;
-          o->state = FJ_ITER_DONE;
-          return FJ_END;
-        }
-        if (o->state == FJ_ITER_MIDDLE) c = c == ',' ? buf[idx[++pos]] : 0;
-        if (FJ_LIKELY(c == '"' && buf[idx[pos + 1]] == ':' &&
-                      fj__is_value_start(buf[idx[pos + 2]]))) {
-          p->pos = pos + 2;
-          o->state = FJ_ITER_MIDDLE;
-          o->last = pos + 2;
-          if (key) *key = (fj_value){p, pos, o->depth, o->serial, o->gen};
-          if (value) *value = (fj_value){p, pos + 2, o->depth, o->serial, o->gen};
-          return FJ_OK;
-        }
-      }
+    uint32_t pos;
+    int r = leaf_step(p, o->gen, o->depth, o->serial, &o->state, o->last, 4, '}', &pos);
+    if (r == LEAF_CLOSED) return FJ_END;
+    if (r == LEAF_NEXT && FJ_LIKELY(fj__char(p, pos) == '"' && fj__char(p, pos + 1) == ':' &&
+                                    fj__is_value_start(fj__char(p, pos + 2)))) {
+      p->pos = pos + 2;
+      o->state = FJ_ITER_MIDDLE;
+      o->last = pos + 2;
+      if (key) *key = (fj_value){p, pos, o->depth, o->serial, o->gen};
+      if (value) *value = (fj_value){p, pos + 2, o->depth, o->serial, o->gen};
+      return FJ_OK;
     }
   }
   return object_next(o, key, value);
