@@ -235,8 +235,32 @@ class Cli(unittest.TestCase):
                 r = run(*(args if "-" in args else args + ["-"]), stdin=doc)
                 self.assertEqual((r.returncode, r.stdout), (1, b""), args)
                 self.assertIn(b"-:1:1025: ", r.stderr, args)
-                # the limit in force is named: the command line has no option for it
-                self.assertIn(b"depth, here 1024 levels (FJ_ERR_DEPTH, byte 1024)", r.stderr, args)
+                # the limit in force is named, and the option that raises it
+                self.assertIn(b"depth, here 1024 levels (see --max-depth) (FJ_ERR_DEPTH, "
+                              b"byte 1024)", r.stderr, args)
+
+    def test_max_depth_option(self):
+        deep = b"[" * 10000 + b"]" * 10000
+        for args in (["validate"], ["validate", "--ndjson"], ["minify"], ["pretty"], ["stats"],
+                     ["get", "-", "/0/0"]):
+            argv = args if "-" in args else args + ["-"]
+            r = run("--max-depth", "10000", *argv, stdin=deep)
+            self.assertEqual(r.returncode, 0, (args, r.stderr))  # stats recurses 10000 deep
+            r = run("--max-depth=9999", *argv, stdin=deep)
+            self.assertEqual(r.returncode, 1, args)
+            self.assertIn(b"-:1:10000: ", r.stderr, args)
+            self.assertIn(b"here 9999 levels (see --max-depth)", r.stderr, args)
+        for bad in ("0", "10001", "-5", "x", ""):
+            r = run("--max-depth", bad, "validate", "-", stdin=b"[]")
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(b"--max-depth takes 1..10000", r.stderr, bad)
+        self.assertEqual(run("validate", "--max-depth", "5", "-", stdin=b"[]").returncode, 2)
+
+    def test_pointer_token_on_an_array_is_explained(self):
+        r = run("get", "-", "/a/x", stdin=b'{"a": [1, 2]}')
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"/a/x: malformed JSON Pointer (RFC 6901), or a token on an array that is "
+                      b"not an index (FJ_ERR_BAD_POINTER", r.stderr)
 
     def test_oversized_ndjson_line_names_the_limit(self):
         big = b'["' + b"a" * (64 << 20) + b'"]\n[1]\n'

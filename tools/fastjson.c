@@ -18,7 +18,7 @@
 enum { EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 static const char *const usage_text =
-    "usage: fastjson [--kernel NAME] COMMAND [OPTIONS] FILE...\n"
+    "usage: fastjson [--kernel NAME] [--max-depth N] COMMAND [OPTIONS] FILE...\n"
     "\n"
     "Commands:\n"
     "  validate [--ndjson] FILE...\n"
@@ -35,6 +35,8 @@ static const char *const usage_text =
     "\n"
     "Options:\n"
     "  --kernel NAME   use this stage-1 kernel (see --kernels; FASTJSON_KERNEL too)\n"
+    "  --max-depth N   accept arrays and objects nested up to N levels (default 1024,\n"
+    "                  at most 10000)\n"
     "  --kernels       list the compiled kernels, which this CPU runs, the one in use\n"
     "  --version       print the version\n"
     "  --help          print this help\n"
@@ -66,7 +68,8 @@ static const char *const command_help[][2] = {
      "--ndjson: each FILE holds one document per line (NDJSON); every bad line is\n"
      "reported with its line number and the others are still checked. Empty lines\n"
      "are skipped, so an empty FILE is valid NDJSON (without --ndjson it is\n"
-     "FJ_ERR_EMPTY). Lines over 64 MiB are FJ_ERR_DOCUMENT_TOO_LARGE. Pipes and\n"
+     "FJ_ERR_EMPTY). Lines over 64 MiB (not counting whitespace around the\n"
+     "document) are FJ_ERR_DOCUMENT_TOO_LARGE. Pipes and\n"
      "standard input are read in chunks. On a terminal a progress bar is drawn on\n"
      "standard error during long runs.\n"
      "Exit code: 3 if any FILE cannot be read, else 1 if any is invalid, else 0.\n"},
@@ -133,13 +136,18 @@ static int load(const char *path, fj_file *f) {
   return EXIT_IO;
 }
 
-/* The library's messages for a limit name the setting; the command line
- * has no options for them, so its errors also give the value in force. */
+/* The nesting limit in force (--max-depth). Commands that recurse per level
+ * (stats) stay far inside the C stack at the largest value allowed. */
+#define MAX_DEPTH_LIMIT 10000u
+static uint32_t max_depth = FJ_DEFAULT_MAX_DEPTH;
+
+/* The library's messages for a limit name the setting; the command line's
+ * errors also give the value in force, and the option that raises it. */
 static const char *limit_note(fj_error err) {
-  static char note[48];
+  static char note[64];
   note[0] = 0;
   if (err == FJ_ERR_DEPTH)
-    snprintf(note, sizeof note, ", here %u levels", FJ_DEFAULT_MAX_DEPTH);
+    snprintf(note, sizeof note, ", here %u levels (see --max-depth)", max_depth);
   else if (err == FJ_ERR_DOCUMENT_TOO_LARGE)
     snprintf(note, sizeof note, ", here %zu MiB", FJ_STREAM_DEFAULT_MAX_DOCUMENT >> 20);
   return note;
@@ -264,9 +272,11 @@ static int worse(int a, int b) { return a == EXIT_IO || b == EXIT_IO ? EXIT_IO :
  * so a file gives the same verdict however it is passed. *fd receives a
  * descriptor to close, or -1. */
 static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *total, int *fd) {
+  const fj_parser_options po = {.max_depth = max_depth};
   fj_stream_options o = {.format = FJ_STREAM_NDJSON,
                          .flags = FJ_STREAM_VALIDATE,
-                         .max_document_size = FJ_STREAM_DEFAULT_MAX_DOCUMENT};
+                         .max_document_size = FJ_STREAM_DEFAULT_MAX_DOCUMENT,
+                         .parser = &po};
   fj_error err;
   struct stat st;
   memset(f, 0, sizeof *f);
@@ -687,6 +697,14 @@ int main(int argc, char **argv) {
     } else if (strcmp(argv[i], "--kernel") == 0) {
       if (i + 1 >= argc) return usage_error("--kernel needs a NAME (see --kernels)", NULL);
       kernel = argv[++i];
+    } else if (strncmp(argv[i], "--max-depth", 11) == 0 && (!argv[i][11] || argv[i][11] == '=')) {
+      const char *value = argv[i][11] ? argv[i] + 12 : i + 1 < argc ? argv[++i] : NULL;
+      if (!value) return usage_error("--max-depth needs a number of levels", NULL);
+      char *end;
+      unsigned long n = strtoul(value, &end, 10);
+      if (!*value || *end || *value == '-' || n < 1 || n > MAX_DEPTH_LIMIT)
+        return usage_error("--max-depth takes 1..10000", value);
+      max_depth = (uint32_t)n;
     } else {
       return usage_error("unknown option", argv[i]);
     }
@@ -705,7 +723,7 @@ int main(int argc, char **argv) {
       return 0;
     }
   fj_parser *p;
-  if (fj_parser_new(&p, NULL) != FJ_OK) {
+  if (fj_parser_new(&p, &(fj_parser_options){.max_depth = max_depth}) != FJ_OK) {
     fputs("fastjson: out of memory\n", stderr);
     return EXIT_IO;
   }

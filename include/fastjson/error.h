@@ -52,7 +52,8 @@ extern "C" {
   X(FJ_ERR_DUPLICATE_KEY, "the object has the same key twice and duplicates are refused")          \
   X(FJ_ERR_NO_SUCH_FIELD, "the object has no field with that key")                                 \
   X(FJ_ERR_INDEX_RANGE, "the array has no element at that index")                                  \
-  X(FJ_ERR_BAD_POINTER, "malformed JSON Pointer (RFC 6901)")                                       \
+  X(FJ_ERR_BAD_POINTER,                                                                            \
+    "malformed JSON Pointer (RFC 6901), or a token on an array that is not an index")              \
   X(FJ_ERR_OUT_OF_ORDER,                                                                           \
     "cursor misuse: the value was already passed over or its parent moved on")                     \
   X(FJ_ERR_STALE_DOCUMENT, "the value belongs to an earlier document of this parser")              \

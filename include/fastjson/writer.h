@@ -17,7 +17,7 @@
  *   fj_writer_key(w, "pi");
  *   fj_writer_double(w, 3.14159);
  *   fj_writer_end_object(w);
- *   fj_writer_finish(w);          // out.data = {"pi":3.14159}, NUL-terminated
+ *   fj_writer_finish(w);          // FJ_OK: out.data = {"pi":3.14159}, NUL-terminated
  *   fj_writer_free(w);
  *
  * Numbers: integers exactly; doubles as the shortest decimal that reads
