@@ -190,27 +190,36 @@ static inline int leaf_step(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t
     return LEAF_GENERAL;
   const uint8_t *buf = p->buf;
   const uint32_t *idx = p->idx;
-  if (*state == FJ_ITER_MIDDLE && pos == last) { /* still on the previous element */
-    uint8_t prev = buf[idx[pos]];
-    if (prev == '[' || prev == '{') return LEAF_GENERAL;
-    pos++;
-  } else if (FJ_UNLIKELY(*state == FJ_ITER_DONE)) {
+  uint8_t c;
+  if (*state == FJ_ITER_MIDDLE) {
+    if (pos == last) { /* still on the previous element: a scalar is one structural */
+      uint8_t prev = buf[idx[pos]];
+      if (prev == '[' || prev == '{') return LEAF_GENERAL;
+      pos++;
+    }
+    c = buf[idx[pos]];
+    if (FJ_LIKELY(c == ',')) {
+      *at = pos + 1;
+      return LEAF_NEXT;
+    }
+  } else if (*state == FJ_ITER_FRESH) {
+    c = buf[idx[pos]];
+    if (c != close) {
+      *at = pos;
+      return LEAF_NEXT;
+    }
+  } else {
     return LEAF_GENERAL;
   }
-  uint8_t c = buf[idx[pos]];
-  if (c == close && (depth > 1 || pos + 1 == p->n)) {
-    p->pos = pos + 1;
-    p->depth--;
-    *state = FJ_ITER_DONE;
-    return LEAF_CLOSED;
-  }
-  if (*state == FJ_ITER_MIDDLE) {
-    if (c != ',') return LEAF_GENERAL;
-    pos++;
-  }
-  *at = pos;
-  return LEAF_NEXT;
+  if (c != close || (depth == 1 && pos + 1 != p->n)) return LEAF_GENERAL;
+  p->pos = pos + 1;
+  p->depth--;
+  *state = FJ_ITER_DONE;
+  return LEAF_CLOSED;
 }
+
+/* The byte of structural pos, which a leaf step has checked is in the index. */
+static inline uint8_t leaf_char(const fj_parser *p, uint32_t pos) { return p->buf[p->idx[pos]]; }
 
 fj_error fj_array_next(fj_array *a, fj_value *elem) {
   if (FJ_LIKELY(a && a->parser)) {
@@ -218,7 +227,7 @@ fj_error fj_array_next(fj_array *a, fj_value *elem) {
     uint32_t pos;
     int r = leaf_step(p, a->gen, a->depth, a->serial, &a->state, a->last, 2, ']', &pos);
     if (r == LEAF_CLOSED) return FJ_END;
-    if (r == LEAF_NEXT && FJ_LIKELY(fj__is_value_start(fj__char(p, pos)))) {
+    if (r == LEAF_NEXT && FJ_LIKELY(fj__is_value_start(leaf_char(p, pos)))) {
       p->pos = pos;
       a->state = FJ_ITER_MIDDLE;
       a->last = pos;
@@ -298,8 +307,8 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
     uint32_t pos;
     int r = leaf_step(p, o->gen, o->depth, o->serial, &o->state, o->last, 4, '}', &pos);
     if (r == LEAF_CLOSED) return FJ_END;
-    if (r == LEAF_NEXT && FJ_LIKELY(fj__char(p, pos) == '"' && fj__char(p, pos + 1) == ':' &&
-                                    fj__is_value_start(fj__char(p, pos + 2)))) {
+    if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
+                                    fj__is_value_start(leaf_char(p, pos + 2)))) {
       p->pos = pos + 2;
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
