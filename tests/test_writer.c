@@ -427,6 +427,66 @@ static void test_integers(void **state) {
   fj_buffer_free(&b);
 }
 
+/* ---- members: a key and its value in one call ------------------------------- */
+
+/* One object of every member kind, with the fj_writer_member_* calls or with
+ * fj_writer_keyn() and the value's call; *err the first error. */
+static char *members(bool one_call, const fj_writer_options *opts, double d, fj_error *err) {
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, opts, fj_sink_buffer(&b)), FJ_OK);
+  fj_error e = fj_writer_begin_object(w);
+  if (one_call) {
+    if (!e) e = fj_writer_member_stringn(w, "s", 1, "a\"b", 3);
+    if (!e) e = fj_writer_member_int64(w, "i", 1, INT64_MIN);
+    if (!e) e = fj_writer_member_uint64(w, "u\n", 2, UINT64_MAX);
+    if (!e) e = fj_writer_member_double(w, "d", 1, d);
+    if (!e) e = fj_writer_member_bool(w, "", 0, true);
+  } else {
+    if (!e && !(e = fj_writer_keyn(w, "s", 1))) e = fj_writer_stringn(w, "a\"b", 3);
+    if (!e && !(e = fj_writer_keyn(w, "i", 1))) e = fj_writer_int64(w, INT64_MIN);
+    if (!e && !(e = fj_writer_keyn(w, "u\n", 2))) e = fj_writer_uint64(w, UINT64_MAX);
+    if (!e && !(e = fj_writer_keyn(w, "d", 1))) e = fj_writer_double(w, d);
+    if (!e && !(e = fj_writer_keyn(w, "", 0))) e = fj_writer_bool(w, true);
+  }
+  if (!e) e = fj_writer_end_object(w);
+  if (!e) e = fj_writer_finish(w);
+  *err = e;
+  fj_writer_free(w);
+  char *out = strdup(b.data ? (char *)b.data : "");
+  fj_buffer_free(&b);
+  return out;
+}
+
+static void test_members(void **state) {
+  (void)state;
+  fj_writer_options pretty = {0};
+  pretty.flags = FJ_WRITE_PRETTY;
+  const fj_writer_options *opts[] = {NULL, &pretty};
+  const double values[] = {0.1, NAN}; /* NaN: the double's error, after the key */
+  for (size_t o = 0; o < 2; o++)
+    for (size_t v = 0; v < 2; v++) {
+      fj_error e1, e2;
+      char *a = members(true, opts[o], values[v], &e1);
+      char *b = members(false, opts[o], values[v], &e2);
+      assert_int_equal(e1, e2);
+      assert_int_equal(e1, v ? FJ_ERR_NUMBER_RANGE : FJ_OK);
+      assert_string_equal(a, b);
+      free(a);
+      free(b);
+    }
+  /* misuse: a member outside an object fails as fj_writer_keyn() does */
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  fj_error want = fj_writer_keyn(w, "k", 1);
+  assert_int_not_equal(want, FJ_OK);
+  assert_int_equal(fj_writer_member_int64(w, "k", 1, 1), want);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
 /* ---- misuse ------------------------------------------------------------------ */
 
 static void test_misuse(void **state) {
@@ -962,6 +1022,7 @@ int main(void) {
       cmocka_unit_test(test_compact_and_pretty),
       cmocka_unit_test(test_sample_oracle),
       cmocka_unit_test(test_integers),
+      cmocka_unit_test(test_members),
       cmocka_unit_test(test_misuse),
       cmocka_unit_test(test_string_options),
       cmocka_unit_test(test_long_strings),

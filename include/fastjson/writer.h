@@ -159,6 +159,20 @@ FJ_API fj_error fj_writer_double(fj_writer *w, double v);
 FJ_API fj_error fj_writer_bool(fj_writer *w, bool v);
 /** `null`. */
 FJ_API fj_error fj_writer_null(fj_writer *w);
+
+/** An object member in one call: fj_writer_keyn(w, key, len) then, if it
+ *  succeeded, fj_writer_stringn(w, s, n); the same output and errors as the
+ *  two calls. Generated struct writers call these per field. */
+FJ_API fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t len, const char *s,
+                                         size_t n);
+/** fj_writer_keyn() then fj_writer_int64(), as fj_writer_member_stringn(). */
+FJ_API fj_error fj_writer_member_int64(fj_writer *w, const char *key, size_t len, int64_t v);
+/** fj_writer_keyn() then fj_writer_uint64(), as fj_writer_member_stringn(). */
+FJ_API fj_error fj_writer_member_uint64(fj_writer *w, const char *key, size_t len, uint64_t v);
+/** fj_writer_keyn() then fj_writer_double(), as fj_writer_member_stringn(). */
+FJ_API fj_error fj_writer_member_double(fj_writer *w, const char *key, size_t len, double v);
+/** fj_writer_keyn() then fj_writer_bool(), as fj_writer_member_stringn(). */
+FJ_API fj_error fj_writer_member_bool(fj_writer *w, const char *key, size_t len, bool v);
 /** `len` bytes of pre-encoded JSON written as one value, unchanged and
  *  unchecked: the caller vouches for it being exactly one valid value. The
  *  writer checks only where the value goes (as for any value); if the bytes
