@@ -25,8 +25,15 @@
  * schema order is tried first (the in-order fast path), else a hash table the
  * generator lays out; raw key bytes are compared (no unescaping) and only a
  * key that holds a backslash is unescaped. The generated code is then a
- * switch on the field index that reads each value straight into its member:
- * little code per type, so large schemas compile quickly.
+ * switch on the field index that reads each value straight into its member.
+ *
+ * Compile cost: the compiler's time goes mostly per function and per call
+ * site, so the generated file keeps both few. A member table (offset, kind,
+ * has-flag) lets the library compare the scalar fields for fj_equal_<Type>()
+ * (fj_members_equal); a writer writes a scalar field's key and value with one
+ * call (fj_writer_member_*); one root reader serves every fj_read_<Type>().
+ * Readers and writers otherwise stay straight-line: table-driven ones cost
+ * 3-6% (reads) and 10-30% (writes) of speed in bench/bench_codec.cpp.
  *
  * The schema is read with libfastjson's own cursor into a small tree. */
 #include <ctype.h>
@@ -1094,6 +1101,38 @@ static char *default_expr(const field *f) {
   }
 }
 
+/* The library's name for a field kind it compares itself (fj_member_kind),
+ * or NULL for one the generated code compares. */
+static const char *member_kind(const type *t) {
+  switch (t->kind) {
+  case T_BOOL: return "FJ_MEMBER_BOOL";
+  case T_INT32: return "FJ_MEMBER_INT32";
+  case T_INT64: return "FJ_MEMBER_INT64";
+  case T_UINT64: return "FJ_MEMBER_UINT64";
+  case T_DOUBLE: return "FJ_MEMBER_DOUBLE";
+  case T_STRING: return "FJ_MEMBER_STRING";
+  case T_ENUM: return "FJ_MEMBER_ENUM";
+  case T_CONST: return "FJ_MEMBER_CONST";
+  default: return NULL;
+  }
+}
+
+/* The record's member table (fastjson/codec.h: fj_decode_member): where each
+ * field is stored and how, so that the library compares the scalar ones. */
+static void emit_members(sbuf *c, const type *t) {
+  const char *T = t->name;
+  out(c, "static const fj_decode_member %s_members[%zu] = {\n", T, t->nfields ? t->nfields : 1);
+  for (size_t i = 0; i < t->nfields; i++) {
+    const field *f = &t->fields[i];
+    const char *kind = member_kind(f->t);
+    out(c, "    {%s, %s, %s, %s},\n", kind ? kind : "FJ_MEMBER_CUSTOM",
+        f->pointer ? "FJ_MEMBER_POINTER" : "0",
+        f->t->kind == T_CONST ? "0" : fmt("offsetof(%s, %s)", T, f->cname),
+        has_flag(f) ? fmt("offsetof(%s, has_%s)", T, f->cname) : "FJ_MEMBER_NO_HAS");
+  }
+  out(c, "%s};\n", t->nfields ? "" : "    {0, 0, 0, 0}\n");
+}
+
 static void emit_record_reader(sbuf *c, const type *t) {
   size_t nf = t->nfields, words = nf ? (nf + 63) / 64 : 1, cells = nf ? nf : 1;
   const char *T = t->name;
@@ -1132,10 +1171,11 @@ static void emit_record_reader(sbuf *c, const type *t) {
     out(c, "%sUINT64_C(0x%llx)", w ? ", " : "", (unsigned long long)mask);
   }
   out(c, "};\n");
+  emit_members(c, t);
   out(c, "static const fj_decode_record %s_record = {%s_names, %s_lens, %s_slots, %zu, %zu,\n", T,
       T, T, T, nf, size - 1);
-  out(c, "                                           %s_required, %d, %d};\n\n", T,
-      t->unknown_error, t->last_wins);
+  out(c, "                                           %s_required, %d, %d, %s_members};\n\n", T,
+      t->unknown_error, t->last_wins, T);
 
   out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out) {\n", T, T);
   out(c, "  uint64_t seen[%zu];\n  fj_decode_fields it;\n  fj_value val;\n  fj_error e;\n", words);
@@ -1296,6 +1336,23 @@ static void emit_helper_writers(sbuf *c, const type *t) {
   }
 }
 
+/* A scalar field's key and value as one writer call (fj_writer_member_*), or
+ * NULL for a field written as a key, then its value. */
+static char *member_write_call(const field *f, const char *key, const char *src) {
+  switch (f->t->kind) {
+  case T_BOOL: return fmt("fj_writer_member_bool(w, %s, %s)", key, src);
+  case T_INT32:
+  case T_INT64: return fmt("fj_writer_member_int64(w, %s, %s)", key, src);
+  case T_UINT64: return fmt("fj_writer_member_uint64(w, %s, %s)", key, src);
+  case T_DOUBLE: return fmt("fj_writer_member_double(w, %s, %s)", key, src);
+  case T_STRING: return fmt("fj_writer_member_stringn(w, %s, %s.data, %s.len)", key, src, src);
+  case T_CONST:
+    return fmt("fj_writer_member_stringn(w, %s, %s, %zu)", key,
+               c_string(f->t->values[0], f->t->value_lens[0]), f->t->value_lens[0]);
+  default: return NULL;
+  }
+}
+
 static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
   out(c, "  fj_error e = fj_writer_begin_object(w);\n  if (e) return e;\n");
@@ -1306,7 +1363,13 @@ static void emit_record_writer(sbuf *c, const type *t) {
         fmt("(e = fj_writer_keyn(w, %s, %zu))", c_string(f->name, f->name_len), f->name_len);
     char *val = fmt("(e = %s)", write_call(f->t, src, f->pointer));
     const char *present = has_flag(f) ? fmt("in->has_%s", f->cname) : f->pointer ? src : NULL;
-    if (!present) {
+    char *member =
+        member_write_call(f, fmt("%s, %zu", c_string(f->name, f->name_len), f->name_len), src);
+    if (member && !present) {
+      out(c, "  if ((e = %s)) return e;\n", member);
+    } else if (member && !f->required) {
+      out(c, "  if (%s && (e = %s)) return e;\n", present, member);
+    } else if (!present) {
       out(c, "  if (%s || %s) return e;\n", key, val);
     } else if (f->required) { /* required and nullable: absent is written as null */
       out(c, "  if (%s) return e;\n", key);
@@ -1372,19 +1435,27 @@ static void emit_container_equal(sbuf *c, const type *t) {
 static void emit_equal(sbuf *c, const type *t) {
   out(c, "bool fj_equal_%s(const %s *a, const %s *b) {\n", t->name, t->name, t->name);
   if (t->kind == T_RECORD) {
+    /* the library compares has-flags, scalars and NULL pointers (the member
+     * table); what comes back is a custom member to compare here */
+    size_t ncustom = 0;
+    for (size_t i = 0; i < t->nfields; i++)
+      ncustom += member_kind(t->fields[i].t) == NULL;
+    if (!ncustom) {
+      out(c, "  return fj_members_equal(&%s_record, a, b, 0) == FJ_MEMBERS_EQUAL;\n}\n\n", t->name);
+      return;
+    }
+    out(c, "  int f = -1;\n");
+    out(c, "  while ((f = fj_members_equal(&%s_record, a, b, f + 1)) >= 0) {\n", t->name);
+    out(c, "    switch (f) {\n");
     for (size_t i = 0; i < t->nfields; i++) {
       const field *f = &t->fields[i];
-      if (f->t->kind == T_CONST) continue;
+      if (member_kind(f->t)) continue;
       char *x = fmt("a->%s", f->cname), *y = fmt("b->%s", f->cname);
-      if (has_flag(f)) {
-        out(c, "  if (a->has_%s != b->has_%s) return false;\n", f->cname, f->cname);
-        out(c, "  if (a->has_%s && !(%s)) return false;\n", f->cname,
-            eq_expr(f->t, x, y, f->pointer));
-      } else {
-        out(c, "  if (!(%s)) return false;\n", eq_expr(f->t, x, y, f->pointer));
-      }
+      /* pointers reach here non-NULL */
+      out(c, "    case %zu:\n      if (!(%s)) return false;\n      break;\n", i,
+          f->pointer ? fmt("fj_equal_%s(%s, %s)", f->t->name, x, y) : eq_expr(f->t, x, y, false));
     }
-    out(c, "  (void)a;\n  (void)b;\n  return true;\n}\n\n");
+    out(c, "    }\n  }\n  return f == FJ_MEMBERS_EQUAL;\n}\n\n");
   } else {
     out(c, "  if (a->kind != b->kind) return false;\n  switch (a->kind) {\n");
     for (size_t i = 0; i < t->nvariants; i++) {
@@ -1398,8 +1469,23 @@ static void emit_equal(sbuf *c, const type *t) {
 
 /* ---- the C file ------------------------------------------------------------------- */
 
+/* The root reader of every fj_read_<Type>(): one function with a case per
+ * type, instead of an adapter function per type to the signature
+ * fj_decode_document() calls (each cost the compiler as much as a small
+ * reader: most of its time goes per function, not per statement). */
+static void emit_root_reader(sbuf *c) {
+  out(c, "static fj_error fj_gen_read_root(fj_decoder *d, const fj_value *v, void *target) {\n");
+  out(c, "  const fj_gen_root *root = target;\n  switch (root->type) {\n");
+  size_t k = 0;
+  for (size_t i = 0; i < g_ntypes; i++)
+    if (emitted(g_types[i]))
+      out(c, "  case %zu: return fj_read_%s_value(d, v, root->out);\n", k++, g_types[i]->name);
+  out(c, "  }\n  return FJ_ERR_INVALID_ARG;\n}\n\n");
+}
+
 static void emit_source(sbuf *c, const char *header_name) {
   sbuf body = {0};
+  size_t nroots = 0; /* fj_read_<Type>() functions, numbered for fj_gen_read_root() */
   /* pointer readers for recursive references */
   bool need_ptr[1024] = {false};
   for (size_t i = 0; i < g_ntypes; i++) {
@@ -1441,18 +1527,15 @@ static void emit_source(sbuf *c, const char *header_name) {
     if (t->kind == T_RECORD) emit_record_writer(&body, t);
     if (t->kind == T_UNION) emit_union_writer(&body, t);
     emit_equal(&body, t);
-    {
-      out(&body, "static fj_error read_%s_root(fj_decoder *d, const fj_value *v, void *out) {\n",
-          t->name);
-      out(&body, "  return fj_read_%s_value(d, v, out);\n}\n\n", t->name);
-      out(&body,
-          "fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len, fj_arena *arena,\n"
-          "                    uint32_t flags, %s *out, fj_decode_error *err) {\n"
-          "  return fj_decode_document(parser, json, len, arena, flags, err, read_%s_root, out);\n"
-          "}\n\n",
-          t->name, t->name, t->name);
-    }
+    out(&body,
+        "fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len, fj_arena *arena,\n"
+        "                    uint32_t flags, %s *out, fj_decode_error *err) {\n"
+        "  fj_gen_root root = {%zu, out};\n"
+        "  return fj_decode_document(parser, json, len, arena, flags, err, fj_gen_read_root, "
+        "&root);\n}\n\n",
+        t->name, t->name, nroots++);
   }
+  if (nroots) emit_root_reader(&body);
   out(c, "/* Generated by fastjson-gen from %s. Do not edit. */\n", g_schema_path);
   out(c, "#include \"%s\"\n\n#include <string.h>\n\n", header_name);
   /* every reader may call every other (recursion): declare them first */
@@ -1471,6 +1554,11 @@ static void emit_source(sbuf *c, const char *header_name) {
     if (t->kind == T_RECORD && !t->wrapper)
       out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out);\n", t->name,
           t->name);
+  }
+  if (nroots) {
+    out(c, "/* What fj_decode_document() passes to fj_gen_read_root(): which type, where. */\n");
+    out(c, "typedef struct fj_gen_root {\n  size_t type;\n  void *out;\n} fj_gen_root;\n");
+    out(c, "static fj_error fj_gen_read_root(fj_decoder *d, const fj_value *v, void *target);\n");
   }
   out(c, "\n");
   if (g_need_str_equal) {
