@@ -280,25 +280,17 @@ static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, siz
   return FJ_OK;
 }
 
-/* A string value's bytes straight from the input when it holds no escape
- * (nothing copied); false for anything else (another type, an escape, a
- * stale handle), which fj_decode_string_view() then reads and describes. */
-static inline bool plain_string(const fj_value *v, const char **s, size_t *len) {
-  if (FJ_UNLIKELY(fj__check_value(v) != FJ_OK) || fj__char(v->parser, v->pos) != '"') return false;
-  const fj_parser *p = v->parser;
-  const uint8_t *start = p->buf + p->idx[v->pos];
-  size_t n = (size_t)(fj__string_close(p, v->pos) - start - 1);
-  if (FJ_UNLIKELY(p->find_backslash(start + 1, n) != n)) return false;
-  *s = (const char *)start + 1;
-  *len = n;
-  return true;
-}
-
 fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
   /* the common string has no escapes: its raw bytes go straight to the arena */
+  if (FJ_LIKELY(fj__check_value(v) == FJ_OK) && fj__char(v->parser, v->pos) == '"') {
+    const fj_parser *p = v->parser;
+    const uint8_t *start = p->buf + p->idx[v->pos];
+    size_t n = (size_t)(fj__string_close(p, v->pos) - start - 1);
+    if (FJ_LIKELY(p->find_backslash(start + 1, n) == n))
+      return copy_string(d, v, start + 1, n, out);
+  }
   const char *s;
   size_t n;
-  if (FJ_LIKELY(plain_string(v, &s, &n))) return copy_string(d, v, s, n, out);
   fj_error e = fj_decode_string_view(d, v, &s, &n);
   return e ? e : copy_string(d, v, s, n, out);
 }
@@ -407,11 +399,8 @@ fj_error fj_decode_enum(fj_decoder *d, const fj_value *v, const char *const *val
                         const uint32_t *lens, size_t n, const char *type_name, size_t *index) {
   const char *s;
   size_t len;
-  /* the common value has no escapes: compared as it is in the input */
-  if (!plain_string(v, &s, &len)) {
-    fj_error e = fj_decode_string_view(d, v, &s, &len);
-    if (e) return e;
-  }
+  fj_error e = fj_decode_string_view(d, v, &s, &len);
+  if (e) return e;
   for (size_t i = 0; i < n; i++)
     if (lens[i] == len && memcmp(values[i], s, len) == 0) {
       *index = i;
