@@ -350,6 +350,36 @@ static inline uint32_t fj_decode_key_hash(const char *k, size_t n) {
   return h ^ (h >> 15);
 }
 
+/** What a record's member holds, for the members the library compares
+ *  itself (fj_members_equal()); generated code compares the others. */
+typedef enum fj_member_kind {
+  FJ_MEMBER_CUSTOM, /**< a record, union, array or map: generated code compares it */
+  FJ_MEMBER_BOOL,   /**< bool */
+  FJ_MEMBER_INT32,  /**< int32_t */
+  FJ_MEMBER_INT64,  /**< int64_t */
+  FJ_MEMBER_UINT64, /**< uint64_t */
+  FJ_MEMBER_DOUBLE, /**< double */
+  FJ_MEMBER_STRING, /**< fj_str */
+  FJ_MEMBER_ENUM,   /**< a C enum the size of an int */
+  FJ_MEMBER_CONST   /**< nothing stored (a const field) */
+} fj_member_kind;
+
+/** Member flags (bit set). */
+enum fj_member_flags {
+  FJ_MEMBER_POINTER = 1u << 0 /**< the member is a pointer (NULL when absent or null) */
+};
+
+/** No has-flag (fj_decode_member.has). */
+#define FJ_MEMBER_NO_HAS UINT32_MAX
+
+/** Where and how one field of a generated struct is stored. */
+typedef struct fj_decode_member {
+  uint8_t kind;    /**< fj_member_kind */
+  uint8_t flags;   /**< FJ_MEMBER_POINTER */
+  uint32_t offset; /**< offsetof() the member */
+  uint32_t has;    /**< offsetof() its `bool` has-flag, or FJ_MEMBER_NO_HAS */
+} fj_decode_member;
+
 /** The keys of a record type, as generated readers describe them. */
 typedef struct fj_decode_record {
   const char *const *names; /**< the JSON keys (unescaped), in schema order */
@@ -363,6 +393,8 @@ typedef struct fj_decode_record {
   const uint64_t *required; /**< bit i of word i / 64: field i is required */
   /** Per-type policies: -1 follows the decode flags, 0 no, 1 yes. */
   int unknown_error, last_wins;
+  /** nfields members, one per name (for fj_members_equal()); NULL: none */
+  const fj_decode_member *members;
 } fj_decode_record;
 
 /** The iteration of one object's fields against a record (private fields). */
@@ -396,6 +428,20 @@ FJ_API fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *v
  *  the path. @return `e`. */
 FJ_API fj_error fj_decode_field_error(fj_decoder *d, const fj_decode_fields *it, int field,
                                       fj_error e);
+
+/** fj_members_equal(): every member from `from` on is equal. */
+#define FJ_MEMBERS_EQUAL (-1)
+/** fj_members_equal(): a member differs. */
+#define FJ_MEMBERS_UNEQUAL (-2)
+
+/** Compares two structs of record `r` (generated fj_equal_<Type>()) member
+ *  by member from field `from` on: has-flags, scalars (strings by bytes,
+ *  doubles with ==), a pointer member's NULL-ness. Needs r->members.
+ *  @return the index of the next custom member present in both (pointers
+ *          both non-NULL and different), for the caller to compare, then
+ *          to call again from the index + 1; FJ_MEMBERS_EQUAL;
+ *          FJ_MEMBERS_UNEQUAL. */
+FJ_API int fj_members_equal(const fj_decode_record *r, const void *a, const void *b, int from);
 
 /** Whether field `field` was read (for defaults). */
 static inline bool fj_decode_field_seen(const fj_decode_fields *it, int field) {
