@@ -346,11 +346,32 @@ static void test_required_nullable_writes_null(void **state) {
   fj_buffer b = {0};
   WRITE(Required, &r, &b);
   assert_string_equal((char *)b.data, "{\"v\":null}");
+  r.has_v = true; /* and with a value: one member call each way */
+  r.v = -7;
+  b.len = 0;
+  WRITE(Required, &r, &b);
+  assert_string_equal((char *)b.data, "{\"v\":-7}");
   json = "{\"w\": \"x\"}";
   EXPECT(fj_read_Required(NULL, json, strlen(json), &a, 0, &r, &err), FJ_ERR_NO_SUCH_FIELD);
   assert_string_equal(err.message, "(root) at byte 0: missing required field \"v\"");
   fj_buffer_free(&b);
   fj_arena_free(&a);
+}
+
+/* A value that is not one of the enum's is refused when written, after its
+ * key (as fj_writer_keyn() then a refused value): nothing invented. */
+static void test_enum_out_of_range_is_refused(void **state) {
+  (void)state;
+  Flat f;
+  memset(&f, 0, sizeof f);
+  f.level = (Flat_level)3;
+  fj_buffer b = {0};
+  fj_writer *w;
+  OK(fj_writer_new(&w, NULL, fj_sink_buffer(&b)));
+  EXPECT(fj_write_Flat(w, &f), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_writer_end_object(w), FJ_ERR_EXPECTED_VALUE); /* the key "level" still waits */
+  fj_writer_free(w);
+  fj_buffer_free(&b);
 }
 
 /* ---- tagged unions --------------------------------------------------------------- */
@@ -783,6 +804,7 @@ int main(void) {
       cmocka_unit_test(test_policy_values),
       cmocka_unit_test(test_policy_errors),
       cmocka_unit_test(test_required_nullable_writes_null),
+      cmocka_unit_test(test_enum_out_of_range_is_refused),
       cmocka_unit_test(test_union_discriminator_field),
       cmocka_unit_test(test_union_nested_discriminator),
       cmocka_unit_test(test_deep_recursion),

@@ -1351,6 +1351,10 @@ static char *member_write_call(const field *f, const char *key, const char *src)
   case T_CONST:
     return fmt("fj_writer_member_stringn(w, %s, %s, %zu)", key,
                c_string(f->t->values[0], f->t->value_lens[0]), f->t->value_lens[0]);
+  case T_ENUM: /* a value outside the enum: the key, then write_<Enum>'s refusal */
+    return fmt("(unsigned)%s < %zuu ? fj_writer_member_stringn(w, %s, %s_values[%s], "
+               "%s_value_lens[%s]) : (e = fj_writer_keyn(w, %s)) ? e : write_%s(w, %s)",
+               src, f->t->nvalues, key, f->t->name, src, f->t->name, src, key, f->t->name, src);
   default: return NULL;
   }
 }
@@ -1373,7 +1377,10 @@ static void emit_record_writer(sbuf *c, const type *t) {
       out(c, "  if (%s && (e = %s)) return e;\n", present, member);
     } else if (!present) {
       out(c, "  if (%s || %s) return e;\n", key, val);
-    } else if (f->required) { /* required and nullable: absent is written as null */
+    } else if (f->required && member) { /* required and nullable: absent is written as null */
+      out(c, "  if ((e = %s ? %s : fj_writer_member_null(w, %s, %zu))) return e;\n", present,
+          member, c_string(f->name, f->name_len), f->name_len);
+    } else if (f->required) {
       out(c, "  if (%s) return e;\n", key);
       out(c, "  if (%s ? %s : (e = fj_writer_null(w))) return e;\n", present, val);
     } else {
