@@ -217,6 +217,32 @@ static fj_error write_one(fj_writer *w, const fj_field_desc *f, fj_field_type t,
   return FJ_ERR_INVALID_ARG;
 }
 
+/* A present scalar field's key and value in one writer call (the
+ * fj_writer_member_* calls); FJ_END, with nothing written, for any other
+ * field (and an enum value outside the enum), which the caller writes as
+ * a key and then its value. */
+static fj_error write_member(fj_writer *w, const fj_field_desc *f, const char *src) {
+  const char *k = f->name;
+  size_t n = strlen(k);
+  switch (f->type) {
+  case FJ_FIELD_BOOL: return fj_writer_member_bool(w, k, n, *(const bool *)src);
+  case FJ_FIELD_INT32: return fj_writer_member_int64(w, k, n, *(const int32_t *)src);
+  case FJ_FIELD_INT64: return fj_writer_member_int64(w, k, n, *(const int64_t *)src);
+  case FJ_FIELD_UINT64: return fj_writer_member_uint64(w, k, n, *(const uint64_t *)src);
+  case FJ_FIELD_DOUBLE: return fj_writer_member_double(w, k, n, *(const double *)src);
+  case FJ_FIELD_STRING: {
+    const fj_str *s = (const fj_str *)src;
+    return fj_writer_member_stringn(w, k, n, s->data, s->len);
+  }
+  case FJ_FIELD_ENUM: {
+    int i = *(const int *)src;
+    if (i < 0 || (size_t)i >= f->enum_count) return FJ_END;
+    return fj_writer_member_stringn(w, k, n, f->enum_values[i], strlen(f->enum_values[i]));
+  }
+  default: return FJ_END;
+  }
+}
+
 fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in) {
   const char *base = in;
   fj_error e = fj_writer_begin_object(w);
@@ -227,6 +253,7 @@ fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in)
                    : f->has_offset == FJ_NO_HAS_FLAG ? true
                                                      : *(const bool *)(base + f->has_offset);
     if (!present && !(f->flags & FJ_FIELD_REQUIRED)) continue;
+    if (present && (e = write_member(w, f, src)) != FJ_END) continue;
     if ((e = fj_writer_key(w, f->name))) break;
     e = present ? write_one(w, f, f->type, src) : fj_writer_null(w);
   }
