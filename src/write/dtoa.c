@@ -19,11 +19,16 @@
  *  4. If the one multiple of 10 lies in R_v, it is the shortest (one digit
  *     fewer); otherwise s or s + 1 — whichever lies in R_v, or the closer to
  *     v when both do, the even one on a tie.
- * Trailing zeros of the result are then dropped as the digits are printed. */
+ * Trailing zeros of the result are then dropped as the digits are printed.
+ *
+ * Step 3 costs three products; shortest_fast() below makes the same choice
+ * from the value's product alone, with an error bound that sends the cases
+ * it cannot decide (a bound within 2^-52 of an integer) to the exact path. */
 #include "write/dtoa.h"
 
 #include <string.h>
 
+#include "util/compiler.h"
 #include "write/dtoa_table.h"
 #include "write/itoa.h"
 
@@ -88,7 +93,7 @@ typedef struct decimal {
 /* Schubfach's core for v = c * 2^q (c > 0). Java's Double.toString first
  * multiplies the tiniest subnormal significands by 10 to always print two
  * digits ("4.9E-324"); we want the shortest ("5e-324") and do not. */
-static decimal shortest(uint64_t c, int q) {
+FJ_NOINLINE static decimal shortest(uint64_t c, int q) {
   uint64_t out = c & 1; /* an odd significand excludes the interval's bounds */
   uint64_t cb = c << 2, cbr = cb + 2, cbl;
   int k;
@@ -122,18 +127,86 @@ static decimal shortest(uint64_t c, int q) {
   return (decimal){pick_s ? s : t, k};
 }
 
-/* The shortest decimal of finite, non-zero |v| (bits without the sign). */
-static decimal to_decimal(uint64_t bits) {
-  uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
-  int be = (int)(bits >> FJ_DBL_MANT_BITS);
-  if (be == 0) return shortest(frac, FJ_DBL_Q_MIN); /* subnormal */
-  uint64_t c = frac | FJ_DBL_C_MIN;
-  int q = be - 1075;
-  /* small integers (v < 2^53) are their own shortest decimal */
-  if (q < 0 && q > -FJ_DBL_MANT_BITS - 1) {
-    uint64_t f = c >> -q;
-    if (f << -q == c) return (decimal){f, 0};
+/* The common case with one product instead of three.
+ *
+ * All of the decisions above compare an integer (s, s + 1, or the multiples
+ * of 10 next to s) with a bound of R_v: lower v' - w or upper v' + w, with
+ * v' = v 10^-k and w half the width of R_v scaled alike. The product for v
+ * alone gives v' to 64 fractional bits, and w comes from g by a shift (it
+ * is 2^(q-1) 10^-k = g 2^(h-73) with g's approximation error). Both are
+ * kept to 55 fractional bits with an error below 2 units, so every decision
+ * made from them is the exact one unless a bound lies within that error of
+ * an integer, or v' within it of a midpoint s + 1/2: then (rarely, and
+ * always for v' exactly on such a point) the exact three-product path
+ * decides: exactly-placed bounds occur for integers near 2^53..2^56, where
+ * w is an integer, and about 0.3% of random bit patterns; none of the
+ * corpus's doubles. The plan (one product for the common case, an exact
+ * path near the boundaries) follows Dragonbox (Junekey Jeon, "Dragonbox: A
+ * New Floating-Point Binary-to-Decimal Conversion Algorithm", 2020) and the
+ * published description of Zmij (Victor Zverovich, 2025); the decision made
+ * is still Schubfach's step 4 above. Only for regular spacing (c != 2^52):
+ * returns 0 where the exact path must decide. */
+#define FJ_FRAC_BITS 55
+#define FJ_FRAC_ONE (UINT64_C(1) << FJ_FRAC_BITS)
+#define FJ_FRAC_MASK (FJ_FRAC_ONE - 1)
+#define FJ_FRAC_MARGIN UINT64_C(8) /* 4x the error bound */
+/* Whether fixed-point x is within the margin of an integer. */
+static inline int near_integer(uint64_t x) {
+  return ((x + FJ_FRAC_MARGIN) & FJ_FRAC_MASK) < 2 * FJ_FRAC_MARGIN;
+}
+
+static inline int shortest_fast(uint64_t c, int q, decimal *d) {
+  int k = floor_log10_pow2(q);
+  int h = q + floor_log2_pow10(-k) + 2; /* in [2, 9] */
+  const uint64_t *g = fj__pow10_g[k - FJ_DTOA_K_MIN];
+  /* g * (4c << h) / 2^192 * 2^65 = v' with 65 fractional bits, the product's
+   * lowest 64 bits left out (an error below 2^-64 of a unit of v') */
+  uint64_t cb = c << 2 << h, x0, y0;
+  uint64_t x1 = umul128(g[1], cb, &x0);
+  uint64_t y1 = umul128(g[0], cb, &y0);
+  uint64_t lo = y0 + x1;
+  uint64_t hi = y1 + (lo < x1);
+  uint64_t s = hi >> 1;
+  uint64_t f = (hi & 1) << (FJ_FRAC_BITS - 1) | lo >> (64 - FJ_FRAC_BITS + 1); /* v' - s */
+  uint64_t w = g[0] >> (9 - h);                                                /* w < 5 */
+  if (near_integer(f - w) | near_integer(f + w)) return 0;
+  uint64_t r = s % 10;
+  uint64_t rf = r << FJ_FRAC_BITS | f; /* v' - (s - r) */
+  /* the multiple of 10 below v' or the one above (never both: R_v is less
+   * than 10 wide): one test of the nearer one's distance, then arithmetic,
+   * for data that mixes the two */
+  uint64_t up = 10 * FJ_FRAC_ONE - rf; /* s - r + 10 - v' */
+  if ((rf < up ? rf : up) <= w) {
+    *d = (decimal){s - r + 10 * (uint64_t)(rf > w), k};
+    return 1;
   }
+  /* s or s + 1: whichever is in, else the closer (at least one is in, as
+   * R_v is at least 1 wide); a tie, or a near one, is left to the exact
+   * path. Arithmetic again: which one wins is data. */
+  int s_in = f <= w, t_in = FJ_FRAC_ONE - f <= w;
+  int near_half = f - (FJ_FRAC_ONE / 2 - FJ_FRAC_MARGIN) < 2 * FJ_FRAC_MARGIN;
+  if (s_in & t_in & near_half) return 0;
+  *d = (decimal){s + (uint64_t)((!s_in) | (t_in & (f > FJ_FRAC_ONE / 2))), k};
+  return 1;
+}
+
+/* The shortest decimal of finite, non-zero |v| (bits without the sign):
+ * the fast decision where it can decide, else the exact one. */
+FJ_ALWAYS_INLINE static inline decimal to_decimal(uint64_t bits) {
+  uint64_t c = bits & (FJ_DBL_C_MIN - 1);
+  int be = (int)(bits >> FJ_DBL_MANT_BITS);
+  int q = FJ_DBL_Q_MIN; /* subnormal: c without the hidden bit */
+  if (be != 0) {
+    c |= FJ_DBL_C_MIN;
+    q = be - 1075;
+    /* small integers (v < 2^53) are their own shortest decimal */
+    if (q < 0 && q > -FJ_DBL_MANT_BITS - 1) {
+      uint64_t f = c >> -q;
+      if (f << -q == c) return (decimal){f, 0};
+    }
+  }
+  decimal d;
+  if (c != FJ_DBL_C_MIN && shortest_fast(c, q, &d)) return d;
   return shortest(c, q);
 }
 
@@ -214,29 +287,20 @@ static char *put_scientific(char *p, const char *dig, size_t n, int x) {
   return p;
 }
 
-size_t fj__dtoa(char *out, double v) {
-  uint64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  char *p = out;
-  if (bits >> 63) *p++ = '-';
-  bits &= ~(UINT64_C(1) << 63);
-  if (bits == 0) {
-    memcpy(p, "0.0", 3);
-    return (size_t)(p - out) + 3;
-  }
+/* Prints digits * 10^exp10 (digits > 0) at p; returns the length. */
+FJ_ALWAYS_INLINE static inline size_t put_decimal(char *p, uint64_t digits, int exp10) {
   /* The zeros are stripped before printing, and digits are printed where
    * they go where that is known first: reading back digits just stored in
    * pieces (to find zeros, or to move them) waits for the stores. */
-  decimal d = to_decimal(bits);
-  int e = d.exp10;
-  uint64_t s = strip_zeros(d.digits, &e);
+  int e = exp10;
+  uint64_t s = strip_zeros(digits, &e);
   size_t n;
   if (e >= 0) { /* an integer: ddd000.0 below 10^21 */
     n = put_digits(p, s);
     if ((size_t)e + n <= 21) {
       memset(p + n, '0', (size_t)e);
       memcpy(p + n + (size_t)e, ".0", 2);
-      return (size_t)(p - out) + n + (size_t)e + 2;
+      return n + (size_t)e + 2;
     }
     put_digits(p + 1, s); /* rare: printed again for the layout below */
   } else {
@@ -249,14 +313,41 @@ size_t fj__dtoa(char *out, double v) {
     for (size_t i = 0; i < ip; i++) /* byte moves forward from the stores */
       p[i] = dig[i];
     p[ip] = '.';
-    return (size_t)(p - out) + n + 1;
+    return n + 1;
   }
   if (x < 0 && x >= -6) { /* 0.000ddd */
     size_t z = (size_t)(-x - 1);
     memmove(p + 2 + z, dig, n);
     memcpy(p, "0.", 2);
     memset(p + 2, '0', z);
-    return (size_t)(p - out) + 2 + z + n;
+    return 2 + z + n;
   }
-  return (size_t)(put_scientific(p, dig, n, x) - out);
+  return (size_t)(put_scientific(p, dig, n, x) - p);
+}
+
+/* Everything the fast paths leave: zero, subnormals, powers of two, the
+ * exact decision, other layouts. Returns the length from out. */
+FJ_NOINLINE static size_t dtoa_general(char *out, char *p, uint64_t bits) {
+  if (bits == 0) {
+    memcpy(p, "0.0", 3);
+    return (size_t)(p - out) + 3;
+  }
+  decimal d = to_decimal(bits);
+  return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10);
+}
+
+size_t fj__dtoa(char *out, double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  out[0] = '-'; /* overwritten when v is positive */
+  char *p = out + (bits >> 63);
+  bits &= ~(UINT64_C(1) << 63);
+  /* the common case without a call, so that it needs no stack frame:
+   * normal, not a power of two (the frac == 0 test also leaves zero out) */
+  uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
+  int be = (int)(bits >> FJ_DBL_MANT_BITS);
+  decimal d;
+  if (be != 0 && frac != 0 && shortest_fast(frac | FJ_DBL_C_MIN, be - 1075, &d))
+    return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10);
+  return dtoa_general(out, p, bits);
 }
