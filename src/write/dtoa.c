@@ -35,6 +35,7 @@
 #define FJ_DBL_MANT_BITS 52
 #define FJ_DBL_C_MIN (UINT64_C(1) << FJ_DBL_MANT_BITS) /* smallest normal significand */
 #define FJ_DBL_Q_MIN (-1074)                           /* exponent of the subnormals */
+#define FJ_DBL_ONE_BITS UINT64_C(0x3FF0000000000000)   /* 1.0 */
 
 /* floor(x / 2^s), also for negative x (>> of a negative value is
  * implementation-defined in C). */
@@ -287,13 +288,61 @@ static char *put_scientific(char *p, const char *dig, size_t n, int x) {
   return p;
 }
 
-/* Prints digits * 10^exp10 (digits > 0) at p; returns the length. */
-FJ_ALWAYS_INLINE static inline size_t put_decimal(char *p, uint64_t digits, int exp10) {
-  /* The zeros are stripped before printing, and digits are printed where
-   * they go where that is known first: reading back digits just stored in
-   * pieces (to find zeros, or to move them) waits for the stores. */
+static const uint64_t pow10_u64[20] = {1u,
+                                       10u,
+                                       100u,
+                                       1000u,
+                                       10000u,
+                                       100000u,
+                                       1000000u,
+                                       10000000u,
+                                       100000000u,
+                                       1000000000u,
+                                       UINT64_C(10000000000),
+                                       UINT64_C(100000000000),
+                                       UINT64_C(1000000000000),
+                                       UINT64_C(10000000000000),
+                                       UINT64_C(100000000000000),
+                                       UINT64_C(1000000000000000),
+                                       UINT64_C(10000000000000000),
+                                       UINT64_C(100000000000000000),
+                                       UINT64_C(1000000000000000000),
+                                       UINT64_C(10000000000000000000)};
+
+/* The number of decimal digits of s > 0: from its bit length, the count
+ * is one of two (Warren, "Hacker's Delight", 2nd ed., section 11-4). */
+static inline int digit_count(uint64_t s) {
+  int guess = (64 - __builtin_clzll(s)) * 1233 >> 12; /* about bits * log10(2) */
+  return guess + (s >= pow10_u64[guess]);
+}
+
+/* Prints s * 10^e (s > 0) for v < 1 at p: 0.000ddd, or d.ddde-x below
+ * 10^-6. The digits are counted first so that they are printed where they
+ * go (moving them after a '0.' would be a memmove call). */
+static inline size_t put_below_one(char *p, uint64_t s, int e) {
+  int n = digit_count(s);
+  int x = e + n - 1; /* v = d.ddd * 10^x, x < 0 */
+  if (x >= -6) {
+    memcpy(p, "0.000000", 8); /* -x - 1 zeros and a byte more, then digits */
+    put_digits(p + 1 - x, s);
+    return (size_t)(1 - x + n);
+  }
+  put_digits(p + 1, s);
+  return (size_t)(put_scientific(p, p + 1, (size_t)n, x) - p);
+}
+
+/* Prints digits * 10^exp10 (digits > 0, trailing zeros allowed) at p in
+ * the layout dtoa.h describes; returns the length. below_one: whether
+ * v < 1, known from the double's bits long before the digits are (the
+ * shortest decimal of a double below 1 is below 1, as 1 is a double). The
+ * zeros are stripped before printing, and digits are printed where they go
+ * where that is known first: reading back digits just stored in pieces (to
+ * find zeros, or to move them) waits for the stores. */
+FJ_ALWAYS_INLINE static inline size_t put_decimal(char *p, uint64_t digits, int exp10,
+                                                  int below_one) {
   int e = exp10;
   uint64_t s = strip_zeros(digits, &e);
+  if (below_one) return put_below_one(p, s, e);
   size_t n;
   if (e >= 0) { /* an integer: ddd000.0 below 10^21 */
     n = put_digits(p, s);
@@ -307,20 +356,15 @@ FJ_ALWAYS_INLINE static inline size_t put_decimal(char *p, uint64_t digits, int 
     n = put_digits(p + 1, s); /* at p + 1: room to move digits left for a '.' */
   }
   const char *dig = p + 1;
-  int x = e + (int)n - 1; /* v = d.ddd * 10^x */
+  int x = e + (int)n - 1; /* v = d.ddd * 10^x, x >= 0 */
   if (x >= 0 && x < 21) { /* a '.' after ip < n digits */
     size_t ip = (size_t)x + 1;
-    for (size_t i = 0; i < ip; i++) /* byte moves forward from the stores */
+    /* byte moves forward from the stores; the bound and x >= 0 keep gcc
+     * from turning this short loop into a memmove call */
+    for (size_t i = 0; i < 21 && i < ip; i++)
       p[i] = dig[i];
     p[ip] = '.';
     return n + 1;
-  }
-  if (x < 0 && x >= -6) { /* 0.000ddd */
-    size_t z = (size_t)(-x - 1);
-    memmove(p + 2 + z, dig, n);
-    memcpy(p, "0.", 2);
-    memset(p + 2, '0', z);
-    return 2 + z + n;
   }
   return (size_t)(put_scientific(p, dig, n, x) - p);
 }
@@ -333,7 +377,7 @@ FJ_NOINLINE static size_t dtoa_general(char *out, char *p, uint64_t bits) {
     return (size_t)(p - out) + 3;
   }
   decimal d = to_decimal(bits);
-  return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10);
+  return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
 }
 
 size_t fj__dtoa(char *out, double v) {
@@ -348,6 +392,6 @@ size_t fj__dtoa(char *out, double v) {
   int be = (int)(bits >> FJ_DBL_MANT_BITS);
   decimal d;
   if (be != 0 && frac != 0 && shortest_fast(frac | FJ_DBL_C_MIN, be - 1075, &d))
-    return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10);
+    return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
   return dtoa_general(out, p, bits);
 }
