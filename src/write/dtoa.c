@@ -23,7 +23,17 @@
  *
  * Step 3 costs three products; shortest_fast() below makes the same choice
  * from the value's product alone, with an error bound that sends the cases
- * it cannot decide (a bound within 2^-52 of an integer) to the exact path. */
+ * it cannot decide (a bound within 2^-52 of an integer) to the exact path.
+ * That split (one product in the common case, an exact path near the
+ * boundaries) is the one of Dragonbox (Junekey Jeon, "Dragonbox: A New
+ * Floating-Point Binary-to-Decimal Conversion Algorithm", 2020) and of
+ * Victor Zverovich's Zmij (2025, as described); the approximations and the
+ * error bound here are our own, for Schubfach's step 4.
+ *
+ * Printing: trailing zeros are found by exact division (Granlund and
+ * Montgomery, section 9, below), values below 1 are counted (Warren,
+ * "Hacker's Delight", 2nd ed., section 11-4) and their up-to-8 digits made
+ * in registers, and the layout is chosen before the digits are stored. */
 #include "write/dtoa.h"
 
 #include <string.h>
@@ -133,19 +143,15 @@ FJ_NOINLINE static decimal shortest(uint64_t c, int q) {
  * All of the decisions above compare an integer (s, s + 1, or the multiples
  * of 10 next to s) with a bound of R_v: lower v' - w or upper v' + w, with
  * v' = v 10^-k and w half the width of R_v scaled alike. The product for v
- * alone gives v' to 64 fractional bits, and w comes from g by a shift (it
- * is 2^(q-1) 10^-k = g 2^(h-73) with g's approximation error). Both are
- * kept to 55 fractional bits with an error below 2 units, so every decision
- * made from them is the exact one unless a bound lies within that error of
- * an integer, or v' within it of a midpoint s + 1/2: then (rarely, and
+ * alone gives v' to 65 fractional bits, and w comes from g by a shift
+ * (w 2^55 = 2^(q-1) 10^-k 2^55 = g 2^(h-73), up to g's approximation).
+ * Both are kept to 55 fractional bits with an error below 2 units, so every
+ * decision made from them is the exact one unless a bound lies within 8
+ * units of an integer, or v' of a midpoint s + 1/2: then (rarely, and
  * always for v' exactly on such a point) the exact three-product path
- * decides: exactly-placed bounds occur for integers near 2^53..2^56, where
- * w is an integer, and about 0.3% of random bit patterns; none of the
- * corpus's doubles. The plan (one product for the common case, an exact
- * path near the boundaries) follows Dragonbox (Junekey Jeon, "Dragonbox: A
- * New Floating-Point Binary-to-Decimal Conversion Algorithm", 2020) and the
- * published description of Zmij (Victor Zverovich, 2025); the decision made
- * is still Schubfach's step 4 above. Only for regular spacing (c != 2^52):
+ * decides. Exactly placed bounds occur for the integers in 2^53..2^56 (k =
+ * 0, w an integer); about 0.3% of random bit patterns and none of the
+ * corpus's doubles go the exact way. Only for regular spacing (c != 2^52):
  * returns 0 where the exact path must decide. */
 #define FJ_FRAC_BITS 55
 #define FJ_FRAC_ONE (UINT64_C(1) << FJ_FRAC_BITS)
