@@ -368,11 +368,32 @@ static void test_random(void **state) {
   assert_int_equal(st.mismatches, 0);
 }
 
+/* Short decimals below 1 (k / 10^j: 1 to 9 significant digits, 0 to 8
+ * zeros after the point; marine_ik's kind of numbers), which fj__dtoa
+ * strips and prints without branches on their length. */
+static void test_short_below_one(void **state) {
+  (void)state;
+  stats st = {0, 0};
+  double pow10 = 1;
+  for (int j = 1; j <= 9; j++) {
+    pow10 *= 10;
+    for (uint64_t i = 0; i < 100000; i++) {
+      uint64_t k = 1 + rng() % (uint64_t)(pow10 - 1); /* fewer digits too */
+      double v = (double)k / pow10;
+      check(to_bits(v), false, &st);
+      check(to_bits(-v), false, &st);
+      check(to_bits(v) + 1, false, &st); /* neighbours: up to 17 digits */
+    }
+  }
+  print_message("short below one: %" PRIu64 " checked, %" PRIu64 " mismatches\n", st.checked,
+                st.mismatches);
+  assert_int_equal(st.mismatches, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_notation),
-      cmocka_unit_test(test_special),
-      cmocka_unit_test(test_data_files),
+      cmocka_unit_test(test_short_below_one), cmocka_unit_test(test_notation),
+      cmocka_unit_test(test_special),         cmocka_unit_test(test_data_files),
       cmocka_unit_test(test_random),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

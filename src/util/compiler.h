@@ -10,11 +10,14 @@
 #define FJ_SLOW __attribute__((noinline, cold))
 /* a general path that is common too: out of line, but not cold */
 #define FJ_NOINLINE __attribute__((noinline))
+/* a hot helper with two callers, which compilers would keep out of line */
+#define FJ_ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define FJ_LIKELY(x) (x)
 #define FJ_UNLIKELY(x) (x)
 #define FJ_SLOW
 #define FJ_NOINLINE
+#define FJ_ALWAYS_INLINE
 #endif
 
 #endif

@@ -19,17 +19,33 @@
  *  4. If the one multiple of 10 lies in R_v, it is the shortest (one digit
  *     fewer); otherwise s or s + 1 — whichever lies in R_v, or the closer to
  *     v when both do, the even one on a tie.
- * Trailing zeros of the result are then dropped as the digits are printed. */
+ * Trailing zeros of the result are then dropped as the digits are printed.
+ *
+ * Step 3 costs three products; shortest_fast() below makes the same choice
+ * from the value's product alone, with an error bound that sends the cases
+ * it cannot decide (a bound within 2^-52 of an integer) to the exact path.
+ * That split (one product in the common case, an exact path near the
+ * boundaries) is the one of Dragonbox (Junekey Jeon, "Dragonbox: A New
+ * Floating-Point Binary-to-Decimal Conversion Algorithm", 2020) and of
+ * Victor Zverovich's Zmij (2025, as described); the approximations and the
+ * error bound here are our own, for Schubfach's step 4.
+ *
+ * Printing: trailing zeros are found by exact division (Granlund and
+ * Montgomery, section 9, below), values below 1 are counted (Warren,
+ * "Hacker's Delight", 2nd ed., section 11-4) and their up-to-8 digits made
+ * in registers, and the layout is chosen before the digits are stored. */
 #include "write/dtoa.h"
 
 #include <string.h>
 
+#include "util/compiler.h"
 #include "write/dtoa_table.h"
 #include "write/itoa.h"
 
 #define FJ_DBL_MANT_BITS 52
 #define FJ_DBL_C_MIN (UINT64_C(1) << FJ_DBL_MANT_BITS) /* smallest normal significand */
 #define FJ_DBL_Q_MIN (-1074)                           /* exponent of the subnormals */
+#define FJ_DBL_ONE_BITS UINT64_C(0x3FF0000000000000)   /* 1.0 */
 
 /* floor(x / 2^s), also for negative x (>> of a negative value is
  * implementation-defined in C). */
@@ -88,7 +104,7 @@ typedef struct decimal {
 /* Schubfach's core for v = c * 2^q (c > 0). Java's Double.toString first
  * multiplies the tiniest subnormal significands by 10 to always print two
  * digits ("4.9E-324"); we want the shortest ("5e-324") and do not. */
-static decimal shortest(uint64_t c, int q) {
+FJ_NOINLINE static decimal shortest(uint64_t c, int q) {
   uint64_t out = c & 1; /* an odd significand excludes the interval's bounds */
   uint64_t cb = c << 2, cbr = cb + 2, cbl;
   int k;
@@ -122,18 +138,82 @@ static decimal shortest(uint64_t c, int q) {
   return (decimal){pick_s ? s : t, k};
 }
 
-/* The shortest decimal of finite, non-zero |v| (bits without the sign). */
-static decimal to_decimal(uint64_t bits) {
-  uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
-  int be = (int)(bits >> FJ_DBL_MANT_BITS);
-  if (be == 0) return shortest(frac, FJ_DBL_Q_MIN); /* subnormal */
-  uint64_t c = frac | FJ_DBL_C_MIN;
-  int q = be - 1075;
-  /* small integers (v < 2^53) are their own shortest decimal */
-  if (q < 0 && q > -FJ_DBL_MANT_BITS - 1) {
-    uint64_t f = c >> -q;
-    if (f << -q == c) return (decimal){f, 0};
+/* The common case with one product instead of three.
+ *
+ * All of the decisions above compare an integer (s, s + 1, or the multiples
+ * of 10 next to s) with a bound of R_v: lower v' - w or upper v' + w, with
+ * v' = v 10^-k and w half the width of R_v scaled alike. The product for v
+ * alone gives v' to 65 fractional bits, and w comes from g by a shift
+ * (w 2^55 = 2^(q-1) 10^-k 2^55 = g 2^(h-73), up to g's approximation).
+ * Both are kept to 55 fractional bits with an error below 2 units, so every
+ * decision made from them is the exact one unless a bound lies within 8
+ * units of an integer, or v' of a midpoint s + 1/2: then (rarely, and
+ * always for v' exactly on such a point) the exact three-product path
+ * decides. Exactly placed bounds occur for the integers in 2^53..2^56 (k =
+ * 0, w an integer); about 0.3% of random bit patterns and none of the
+ * corpus's doubles go the exact way. Only for regular spacing (c != 2^52):
+ * returns 0 where the exact path must decide. */
+#define FJ_FRAC_BITS 55
+#define FJ_FRAC_ONE (UINT64_C(1) << FJ_FRAC_BITS)
+#define FJ_FRAC_MASK (FJ_FRAC_ONE - 1)
+#define FJ_FRAC_MARGIN UINT64_C(8) /* 4x the error bound */
+/* Whether fixed-point x is within the margin of an integer. */
+static inline int near_integer(uint64_t x) {
+  return ((x + FJ_FRAC_MARGIN) & FJ_FRAC_MASK) < 2 * FJ_FRAC_MARGIN;
+}
+
+static inline int shortest_fast(uint64_t c, int q, decimal *d) {
+  int k = floor_log10_pow2(q);
+  int h = q + floor_log2_pow10(-k) + 2; /* in [2, 9] */
+  const uint64_t *g = fj__pow10_g[k - FJ_DTOA_K_MIN];
+  /* g * (4c << h) / 2^192 * 2^65 = v' with 65 fractional bits, the product's
+   * lowest 64 bits left out (an error below 2^-64 of a unit of v') */
+  uint64_t cb = c << 2 << h, x0, y0;
+  uint64_t x1 = umul128(g[1], cb, &x0);
+  uint64_t y1 = umul128(g[0], cb, &y0);
+  uint64_t lo = y0 + x1;
+  uint64_t hi = y1 + (lo < x1);
+  uint64_t s = hi >> 1;
+  uint64_t f = (hi & 1) << (FJ_FRAC_BITS - 1) | lo >> (64 - FJ_FRAC_BITS + 1); /* v' - s */
+  uint64_t w = g[0] >> (9 - h);                                                /* w < 5 */
+  if (near_integer(f - w) | near_integer(f + w)) return 0;
+  uint64_t r = s % 10;
+  uint64_t rf = r << FJ_FRAC_BITS | f; /* v' - (s - r) */
+  /* the multiple of 10 below v' or the one above (never both: R_v is less
+   * than 10 wide): one test of the nearer one's distance, then arithmetic,
+   * for data that mixes the two */
+  uint64_t up = 10 * FJ_FRAC_ONE - rf; /* s - r + 10 - v' */
+  if ((rf < up ? rf : up) <= w) {
+    *d = (decimal){s - r + 10 * (uint64_t)(rf > w), k};
+    return 1;
   }
+  /* s or s + 1: whichever is in, else the closer (at least one is in, as
+   * R_v is at least 1 wide); a tie, or a near one, is left to the exact
+   * path. Arithmetic again: which one wins is data. */
+  int s_in = f <= w, t_in = FJ_FRAC_ONE - f <= w;
+  int near_half = f - (FJ_FRAC_ONE / 2 - FJ_FRAC_MARGIN) < 2 * FJ_FRAC_MARGIN;
+  if (s_in & t_in & near_half) return 0;
+  *d = (decimal){s + (uint64_t)((!s_in) | (t_in & (f > FJ_FRAC_ONE / 2))), k};
+  return 1;
+}
+
+/* The shortest decimal of finite, non-zero |v| (bits without the sign):
+ * the fast decision where it can decide, else the exact one. */
+FJ_ALWAYS_INLINE static inline decimal to_decimal(uint64_t bits) {
+  uint64_t c = bits & (FJ_DBL_C_MIN - 1);
+  int be = (int)(bits >> FJ_DBL_MANT_BITS);
+  int q = FJ_DBL_Q_MIN; /* subnormal: c without the hidden bit */
+  if (be != 0) {
+    c |= FJ_DBL_C_MIN;
+    q = be - 1075;
+    /* small integers (v < 2^53) are their own shortest decimal */
+    if (q < 0 && q > -FJ_DBL_MANT_BITS - 1) {
+      uint64_t f = c >> -q;
+      if (f << -q == c) return (decimal){f, 0};
+    }
+  }
+  decimal d;
+  if (c != FJ_DBL_C_MIN && shortest_fast(c, q, &d)) return d;
   return shortest(c, q);
 }
 
@@ -148,16 +228,35 @@ static inline uint64_t rotr64(uint64_t x, int r) { return x >> r | x << (64 - r)
 #define FJ_DIVIDES_POW10(s, inv, k, pow, q)                                                        \
   ((q) = rotr64((s) * (inv), (k)), (q) <= UINT64_MAX / (pow))
 
+/* One step of strip_zeros(): s / 10^k when 10^k divides s. branch_free
+ * (a constant at each call) picks a select over a branch: the branch wins
+ * where the outcome is predictable (16-17 digit results, canada), the
+ * select where lengths are mixed (marine_ik's 3 to 6 digits) and the
+ * branches mispredict. */
+#define FJ_STRIP_STEP(s, e, inv, k, pow, branch_free)                                              \
+  do {                                                                                             \
+    uint64_t q_;                                                                                   \
+    int c_ = FJ_DIVIDES_POW10(s, inv, k, pow, q_);                                                 \
+    if (branch_free) {                                                                             \
+      s = c_ ? q_ : s;                                                                             \
+      *(e) += (k)*c_;                                                                              \
+    } else if (c_) {                                                                               \
+      s = q_;                                                                                      \
+      *(e) += (k);                                                                                 \
+    }                                                                                              \
+  } while (0)
+
 /* s (> 0) without its trailing decimal zeros; *e grows by their number. */
-static inline uint64_t strip_zeros(uint64_t s, int *e) {
+static inline uint64_t strip_zeros(uint64_t s, int *e, int branch_free) {
   uint64_t q;
   while (FJ_DIVIDES_POW10(s, UINT64_C(0xc767074b22e90e21), 8, UINT64_C(100000000), q))
     s = q, *e += 8;
-  if (FJ_DIVIDES_POW10(s, UINT64_C(0xd288ce703afb7e91), 4, 10000u, q)) s = q, *e += 4;
-  if (FJ_DIVIDES_POW10(s, UINT64_C(0x8f5c28f5c28f5c29), 2, 100u, q)) s = q, *e += 2;
-  if (FJ_DIVIDES_POW10(s, UINT64_C(0xcccccccccccccccd), 1, 10u, q)) s = q, *e += 1;
+  FJ_STRIP_STEP(s, e, UINT64_C(0xd288ce703afb7e91), 4, 10000u, branch_free);
+  FJ_STRIP_STEP(s, e, UINT64_C(0x8f5c28f5c28f5c29), 2, 100u, branch_free);
+  FJ_STRIP_STEP(s, e, UINT64_C(0xcccccccccccccccd), 1, 10u, branch_free);
   return s;
 }
+#undef FJ_STRIP_STEP
 #undef FJ_DIVIDES_POW10
 
 void fj__dtoa_decimal(double v, uint64_t *digits, int *exp10) {
@@ -165,7 +264,7 @@ void fj__dtoa_decimal(double v, uint64_t *digits, int *exp10) {
   memcpy(&bits, &v, sizeof bits);
   decimal d = to_decimal(bits & ~(UINT64_C(1) << 63));
   *exp10 = d.exp10;
-  *digits = strip_zeros(d.digits, exp10);
+  *digits = strip_zeros(d.digits, exp10, 0);
 }
 
 /* Writes the digits of s (0 < s < 10^17) without leading zeros; returns
@@ -214,49 +313,153 @@ static char *put_scientific(char *p, const char *dig, size_t n, int x) {
   return p;
 }
 
-size_t fj__dtoa(char *out, double v) {
-  uint64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  char *p = out;
-  if (bits >> 63) *p++ = '-';
-  bits &= ~(UINT64_C(1) << 63);
-  if (bits == 0) {
-    memcpy(p, "0.0", 3);
-    return (size_t)(p - out) + 3;
+static const uint64_t pow10_u64[20] = {1u,
+                                       10u,
+                                       100u,
+                                       1000u,
+                                       10000u,
+                                       100000u,
+                                       1000000u,
+                                       10000000u,
+                                       100000000u,
+                                       1000000000u,
+                                       UINT64_C(10000000000),
+                                       UINT64_C(100000000000),
+                                       UINT64_C(1000000000000),
+                                       UINT64_C(10000000000000),
+                                       UINT64_C(100000000000000),
+                                       UINT64_C(1000000000000000),
+                                       UINT64_C(10000000000000000),
+                                       UINT64_C(100000000000000000),
+                                       UINT64_C(1000000000000000000),
+                                       UINT64_C(10000000000000000000)};
+
+/* The number of decimal digits of s > 0: from its bit length, the count
+ * is one of two (Warren, "Hacker's Delight", 2nd ed., section 11-4). */
+static inline int digit_count(uint64_t s) {
+  int guess = (64 - __builtin_clzll(s)) * 1233 >> 12; /* about bits * log10(2) */
+  return guess + (s >= pow10_u64[guess]);
+}
+
+/* The 8 digits of n < 10^8, one per byte (0..9, not ASCII), the first in
+ * the lowest byte: memory order on a little-endian store. All in registers
+ * ("SWAR": several small numbers side by side in one word): n is split
+ * into two 4-digit halves side by side, each into two pairs, each pair into
+ * two digits; the divisions by 100 and 10 of all lanes at once are
+ * multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and 100
+ * (checked exhaustively). */
+static inline uint64_t swar8(uint32_t n) {
+  uint32_t hi = n / 10000;
+  uint64_t x = hi | (uint64_t)(n - hi * 10000) << 32;
+  uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
+  uint64_t y = (x - h * 100) << 16 | h;
+  uint64_t t = ((y * 103) >> 10) & UINT64_C(0x000F000F000F000F);
+  return (y - t * 10) << 8 | t;
+}
+
+#define FJ_ASCII_ZEROS UINT64_C(0x3030303030303030)
+
+/* Stores the 8 bytes of w at out, the lowest first, on any byte order. */
+static inline void store8(char *out, uint64_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  memcpy(out, &w, sizeof w);
+}
+
+/* Writes the n digits of s < 10^n (1 <= n <= 8, no leading zeros) and
+ * 8 - n bytes more. No branch on the length: the 8 digits are made in
+ * registers and the leading zeros shifted out, where put_digits() branches
+ * on it, which mispredicts on data of mixed lengths (marine_ik's 3 to 6
+ * digits). For 9 to 16 digits (two words) put_digits() measured faster. */
+static inline void put_upto8_exactly(char *out, uint32_t s, int n) {
+  store8(out, (swar8(s) >> 8 * (8 - n)) + FJ_ASCII_ZEROS);
+}
+
+/* Prints digits * 10^exp10 (digits > 0) for v < 1 at p: 0.000ddd, or
+ * d.ddde-x below 10^-6. The digits are counted first so that they are
+ * printed where they go (moving them after a '0.' would be a memmove
+ * call). Short results of mixed lengths are common here, hence the
+ * branch-free zero stripping and printing. Out of line: inlined, it slowed
+ * the v >= 1 path (canada) by 2-4%. */
+FJ_NOINLINE static size_t put_below_one(char *p, uint64_t digits, int exp10) {
+  int e = exp10;
+  uint64_t s = strip_zeros(digits, &e, 1);
+  int n = digit_count(s);
+  int x = e + n - 1; /* v = d.ddd * 10^x, x < 0 */
+  if (x >= -6) {
+    memcpy(p, "0.000000", 8); /* -x - 1 zeros and a byte more, then digits */
+    if (n <= 8)
+      put_upto8_exactly(p + 1 - x, (uint32_t)s, n);
+    else
+      put_digits(p + 1 - x, s);
+    return (size_t)(1 - x + n);
   }
-  /* The zeros are stripped before printing, and digits are printed where
-   * they go where that is known first: reading back digits just stored in
-   * pieces (to find zeros, or to move them) waits for the stores. */
-  decimal d = to_decimal(bits);
-  int e = d.exp10;
-  uint64_t s = strip_zeros(d.digits, &e);
+  put_digits(p + 1, s);
+  return (size_t)(put_scientific(p, p + 1, (size_t)n, x) - p);
+}
+
+/* Prints digits * 10^exp10 (digits > 0, trailing zeros allowed) at p in
+ * the layout dtoa.h describes; returns the length. below_one: whether
+ * v < 1, known from the double's bits long before the digits are (the
+ * shortest decimal of a double below 1 is below 1, as 1 is a double). The
+ * zeros are stripped before printing, and digits are printed where they go
+ * where that is known first: reading back digits just stored in pieces (to
+ * find zeros, or to move them) waits for the stores. */
+FJ_ALWAYS_INLINE static inline size_t put_decimal(char *p, uint64_t digits, int exp10,
+                                                  int below_one) {
+  if (below_one) return put_below_one(p, digits, exp10);
+  int e = exp10;
+  uint64_t s = strip_zeros(digits, &e, 0);
   size_t n;
   if (e >= 0) { /* an integer: ddd000.0 below 10^21 */
     n = put_digits(p, s);
     if ((size_t)e + n <= 21) {
       memset(p + n, '0', (size_t)e);
       memcpy(p + n + (size_t)e, ".0", 2);
-      return (size_t)(p - out) + n + (size_t)e + 2;
+      return n + (size_t)e + 2;
     }
     put_digits(p + 1, s); /* rare: printed again for the layout below */
   } else {
     n = put_digits(p + 1, s); /* at p + 1: room to move digits left for a '.' */
   }
   const char *dig = p + 1;
-  int x = e + (int)n - 1; /* v = d.ddd * 10^x */
+  int x = e + (int)n - 1; /* v = d.ddd * 10^x, x >= 0 */
   if (x >= 0 && x < 21) { /* a '.' after ip < n digits */
     size_t ip = (size_t)x + 1;
-    for (size_t i = 0; i < ip; i++) /* byte moves forward from the stores */
+    /* byte moves forward from the stores; the bound and x >= 0 keep gcc
+     * from turning this short loop into a memmove call */
+    for (size_t i = 0; i < 21 && i < ip; i++)
       p[i] = dig[i];
     p[ip] = '.';
-    return (size_t)(p - out) + n + 1;
+    return n + 1;
   }
-  if (x < 0 && x >= -6) { /* 0.000ddd */
-    size_t z = (size_t)(-x - 1);
-    memmove(p + 2 + z, dig, n);
-    memcpy(p, "0.", 2);
-    memset(p + 2, '0', z);
-    return (size_t)(p - out) + 2 + z + n;
+  return (size_t)(put_scientific(p, dig, n, x) - p);
+}
+
+/* Everything the fast paths leave: zero, subnormals, powers of two, the
+ * exact decision, other layouts. Returns the length from out. */
+FJ_NOINLINE static size_t dtoa_general(char *out, char *p, uint64_t bits) {
+  if (bits == 0) {
+    memcpy(p, "0.0", 3);
+    return (size_t)(p - out) + 3;
   }
-  return (size_t)(put_scientific(p, dig, n, x) - out);
+  decimal d = to_decimal(bits);
+  return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
+}
+
+size_t fj__dtoa(char *out, double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  out[0] = '-'; /* overwritten when v is positive */
+  char *p = out + (bits >> 63);
+  bits &= ~(UINT64_C(1) << 63);
+  /* the common case without a call, so that it needs no stack frame:
+   * normal, not a power of two (the frac == 0 test also leaves zero out) */
+  uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
+  int be = (int)(bits >> FJ_DBL_MANT_BITS);
+  decimal d;
+  if (be != 0 && frac != 0 && shortest_fast(frac | FJ_DBL_C_MIN, be - 1075, &d))
+    return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
+  return dtoa_general(out, p, bits);
 }
