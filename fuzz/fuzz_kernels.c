@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     g = (fj__stage1_result){0};
     fj_error err = kernels[k]->stage1(data, size, got, &g);
     if (err != ref_err || (err && g.err_offset != r.err_offset)) abort();
-    if (!err && (g.n != r.n || g.u_escapes != r.u_escapes || memcmp(got, ref, r.n * sizeof *ref)))
+    if (!err && (g.n != r.n || g.u_escapes != r.u_escapes || g.backslashes != r.backslashes ||
+                 memcmp(got, ref, r.n * sizeof *ref)))
       abort();
   }
   free(ref);

@@ -85,7 +85,8 @@ static void check(const uint8_t *data, size_t len, const char *what) {
     n_k = got.n;
     off_k = got.err_offset;
     bool same = err_k == err_ref && n_k == n_ref && (err_ref == FJ_OK || off_k == off_ref) &&
-                (err_ref != FJ_OK || got.u_escapes == ref.u_escapes) &&
+                (err_ref != FJ_OK ||
+                 (got.u_escapes == ref.u_escapes && got.backslashes == ref.backslashes)) &&
                 memcmp(idx_k, idx_ref, n_ref * sizeof *idx_ref) == 0;
     if (!same) {
       uint32_t i = 0;

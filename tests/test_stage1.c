@@ -41,7 +41,8 @@ static size_t utf8_seq(const unsigned char *s, size_t n) {
 typedef struct oracle {
   uint32_t *idx;
   uint32_t n;
-  bool u_escapes; /* a 'u' after an escaping backslash, in a string or not */
+  bool u_escapes;   /* a 'u' after an escaping backslash, in a string or not */
+  bool backslashes; /* a backslash anywhere */
   fj_error err;
   size_t err_offset;
 } oracle;
@@ -59,7 +60,7 @@ static void run_oracle(const unsigned char *s, size_t n, oracle *o) {
   o->n = 0;
   o->err = FJ_OK;
   o->err_offset = 0;
-  o->u_escapes = false;
+  o->u_escapes = o->backslashes = false;
   bool in_string = false, escaped = false, in_token = false;
   size_t string_start = 0;
   for (size_t i = 0; i < n; i++) {
@@ -67,6 +68,7 @@ static void run_oracle(const unsigned char *s, size_t n, oracle *o) {
     bool esc_here = escaped;
     escaped = !esc_here && c == '\\';
     o->u_escapes |= esc_here && c == 'u';
+    o->backslashes |= c == '\\';
     if (in_string) {
       if (esc_here && (!c || !strchr("\"\\/bfnrtu", c))) {
         o->err = FJ_ERR_BAD_ESCAPE;
@@ -131,6 +133,7 @@ static void check(const unsigned char *s, size_t n, const char *what) {
     if (res.u_escapes != o.u_escapes)
       printf("%s: kernel u_escapes %d, oracle %d\n", what, res.u_escapes, o.u_escapes);
     assert_int_equal(res.u_escapes, o.u_escapes);
+    assert_int_equal(res.backslashes, o.backslashes);
   }
   free(idx);
   free(o.idx);

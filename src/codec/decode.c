@@ -286,7 +286,7 @@ fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
     const fj_parser *p = v->parser;
     const uint8_t *start = p->buf + p->idx[v->pos];
     size_t n = (size_t)(fj__string_close(p, v->pos) - start - 1);
-    if (FJ_LIKELY(p->find_backslash(start + 1, n) == n))
+    if (FJ_LIKELY(!p->backslashes || p->find_backslash(start + 1, n) == n))
       return copy_string(d, v, start + 1, n, out);
   }
   const char *s;

@@ -69,6 +69,9 @@ struct fj_parser {
   /* whether stage 1 saw a \u escape in the document (or its stream's
    * batch): if not, stage 1 has already checked every string completely */
   bool u_escapes, batch_u_escapes;
+  /* whether the document (or batch) holds a backslash at all: if not, no
+   * string needs searching for escapes */
+  bool backslashes, batch_backslashes;
   /* the cursor */
   uint32_t pos;    /* next structural to read */
   uint32_t depth;  /* containers the cursor is inside */
@@ -274,6 +277,10 @@ fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
  * Most strings are short, and a call costs more than the search. */
 static inline bool fj__find_backslash_short(const fj_parser *p, const uint8_t *s, size_t n,
                                             size_t *first) {
+  if (!p->backslashes) { /* stage 1 saw none in the whole document */
+    *first = n;
+    return true;
+  }
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   const size_t room = (size_t)(p->read_end - s);
   if (n <= 64 && room >= (n <= 16 ? 16 : 64)) {

@@ -72,7 +72,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->len = len;
   p->read_end = p->buf + len;
   p->n = 0;
-  p->u_escapes = true; /* until stage 1 says otherwise */
+  p->u_escapes = p->backslashes = true; /* until stage 1 says otherwise */
   p->pos = p->depth = 0;
   p->err = FJ_OK;
   p->err_offset = 0;
@@ -106,10 +106,11 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   begin_document(p, json, len);
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
-  fj__stage1_result res = {0, true, 0};
+  fj__stage1_result res = {0, true, true, 0};
   fj_error err = fj__kernel_active()->stage1(p->buf, len, p->idx, &res);
   p->n = res.n;
   p->u_escapes = res.u_escapes;
+  p->backslashes = res.backslashes;
   if (err) return fj__fail(p, err, res.err_offset);
   return finish_document(p, root);
 }
@@ -123,11 +124,12 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
   *n = 0;
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
-  fj__stage1_result res = {0, true, 0};
+  fj__stage1_result res = {0, true, true, 0};
   fj_error err = fj__kernel_active()->stage1(buf, len, p->idx, &res);
   *n = res.n;
   *err_offset = res.err_offset;
   p->batch_u_escapes = res.u_escapes;
+  p->batch_backslashes = res.backslashes;
   return err;
 }
 
@@ -137,6 +139,7 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
   p->read_end = p->batch_read_end; /* the batch's bytes are the caller's too */
   p->n = n;
   p->u_escapes = p->batch_u_escapes;
+  p->backslashes = p->batch_backslashes;
   return finish_document(p, root);
 }
 

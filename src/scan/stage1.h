@@ -34,6 +34,9 @@ typedef struct fj__stage1_result {
    * full validation need not look inside strings again. (A \u outside
    * strings also sets it: the document is invalid then anyway.) */
   bool u_escapes;
+  /* Whether the input holds a backslash at all: if not, every string is
+   * its own contents and stage 2 need not search them for escapes. */
+  bool backslashes;
   size_t err_offset; /* where the error is, when one is returned */
 } fj__stage1_result;
 

@@ -38,6 +38,7 @@ typedef struct fj_k_carry {
   uint64_t token;     /* 1 if the last byte was part of a number/literal token */
   uint64_t bad;       /* any byte seen so far that stage 1 rejects */
   uint64_t u_escape;  /* any 'u' seen so far right after an escaping backslash */
+  uint64_t backslash; /* any backslash seen so far */
 } fj_k_carry;
 
 /* Bytes that follow an escaping backslash. In a run of backslashes, the
@@ -116,6 +117,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
     escaped = fj_k_escaped(m.backslash, &c->escaped);
     bad_escape = escaped & ~fj_k_escapable(blk);
     c->u_escape |= escaped & fj_k_u_bytes(blk);
+    c->backslash |= m.backslash;
   }
   uint64_t quote = m.quote & ~escaped;
   /* in_string covers the opening quote and the body, not the closing quote */
@@ -144,7 +146,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
   } while (0)
 
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
-  fj_k_carry c = {0, 0, 0, 0, 0};
+  fj_k_carry c = {0, 0, 0, 0, 0, 0};
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
   fj_k_block blk;
@@ -167,6 +169,7 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   out = fj_k_flatten(out, (uint32_t)i - 64u, bits);
   res->n = (uint32_t)(out - idx);
   res->u_escapes = c.u_escape != 0;
+  res->backslashes = c.backslash != 0;
   if (c.bad | c.in_string || !fj_k_utf8_valid(&u)) {
     fj_error err = fj__stage1_locate(buf, len, &res->err_offset);
     if (err != FJ_OK) return err;
