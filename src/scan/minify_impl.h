@@ -12,8 +12,8 @@
  *        in place works).
  *
  * Per 64-byte block: the quotes that are not escaped (fj_k_escaped, as
- * stage 1) give the in-string mask by a prefix XOR; the whitespace outside
- * it is dropped. Nothing else is checked: that is the point of this entry. */
+ * stage 1) give the in-string mask (fj_k_in_string, as stage 1); the
+ * whitespace outside it is dropped. Nothing else is checked: that is the point of this entry. */
 #include "scan/minify.h"
 
 #define FJ_K_MINIFY FJ_K_PASTE(fj__minify_, FJ_K_NAME)
@@ -28,9 +28,7 @@ static inline uint8_t *fj_k_minify_block(const uint8_t *p, uint8_t *out, fj__min
   fj_k_classify(&blk, &m); /* only ws, quote and backslash are used: the rest is dead code */
   uint64_t escaped = 0;
   if (m.backslash | c->escaped) escaped = fj_k_escaped(m.backslash, &c->escaped);
-  uint64_t quote = m.quote & ~escaped;
-  uint64_t in_string = fj_k_prefix_xor(quote) ^ c->in_string;
-  c->in_string = (uint64_t)((int64_t)in_string >> 63);
+  uint64_t in_string = fj_k_in_string(m.quote & ~escaped, &c->in_string);
   uint64_t keep = ~(m.ws & ~in_string) & valid;
   /* Most blocks of a document written compactly, and the inside of long
    * strings, keep every byte: a plain store is cheaper than compressing. */

@@ -69,6 +69,15 @@ static inline uint64_t fj_k_escaped(uint64_t backslash, uint64_t *carry) {
   return (escaped ^ ((first_run << 1) & (0 - c))) | c;
 }
 
+/* The bytes inside strings, from the quotes that are not escaped: each
+ * opening quote and the body after it, not the closing quote. *carry is all
+ * ones when the next block starts inside a string. */
+static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
+  uint64_t in_string = fj_k_prefix_xor(quote) ^ *carry;
+  *carry = (uint64_t)((int64_t)in_string >> 63);
+  return in_string;
+}
+
 /* Trailing zero count of x, any value when x is 0 (a kernel with TZCNT
  * defines it as that instruction, which gives 64). */
 #ifndef FJ_K_TZCNT
@@ -120,9 +129,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
     c->backslash |= m.backslash;
   }
   uint64_t quote = m.quote & ~escaped;
-  /* in_string covers the opening quote and the body, not the closing quote */
-  uint64_t in_string = fj_k_prefix_xor(quote) ^ c->in_string;
-  c->in_string = (uint64_t)((int64_t)in_string >> 63);
+  uint64_t in_string = fj_k_in_string(quote, &c->in_string);
   uint64_t body = in_string & ~quote;
   c->bad |= m.ctrl & body;
   c->bad |= bad_escape & body;
