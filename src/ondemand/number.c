@@ -69,6 +69,25 @@ static uint64_t value8(uint64_t v) {
 }
 
 static const uint64_t fj_pow10_u64[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
+
+/* Appends the digits that start the 8 bytes at s to w (w * 10^k + their
+ * value) and returns their count k (0 to 8), from one load and without a
+ * branch per digit: the k digits are moved to the top of the word behind
+ * '0' bytes, which add nothing. */
+static inline unsigned take_digits8(const uint8_t *s, uint64_t *w) {
+  uint64_t chunk;
+  memcpy(&chunk, s, 8);
+  uint64_t bad = fj__nondigit_bytes(chunk);
+  if (!bad) {
+    *w = *w * 100000000 + value8(chunk);
+    return 8;
+  }
+  unsigned k = (unsigned)__builtin_ctzll(bad) >> 3;
+  /* two shifts: k = 0 would shift by 64 in one */
+  uint64_t padded = ((chunk << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+  *w = *w * fj_pow10_u64[k] + value8(padded);
+  return k;
+}
 #endif
 
 /* Reads digits [s, end) into *w (wrapping mod 2^64); returns the end of the
@@ -89,33 +108,14 @@ static const uint8_t *eat_digits_short(const uint8_t *s, const uint8_t *end, uin
  * digits too (shifted up behind '0' padding), which avoids a hard-to-predict
  * branch per digit. */
 static const uint8_t *eat_digits(const uint8_t *s, const uint8_t *end, uint64_t *w) {
-  uint64_t v = *w;
 #if FJ_SWAR
   while (end - s >= 8) {
-    uint64_t chunk;
-    memcpy(&chunk, s, 8);
-    uint64_t bad = fj__nondigit_bytes(chunk);
-    if (bad == 0) {
-      v = v * 100000000 + value8(chunk);
-      s += 8;
-      continue;
-    }
-    unsigned k = (unsigned)__builtin_ctzll(bad) >> 3; /* digits before it */
-    if (k > 0) {
-      uint64_t padded = (chunk << (64 - 8 * k)) | (UINT64_C(0x3030303030303030) >> (8 * k));
-      v = v * fj_pow10_u64[k] + value8(padded);
-      s += k;
-    }
-    *w = v;
-    return s;
+    unsigned k = take_digits8(s, w);
+    s += k;
+    if (k < 8) return s;
   }
 #endif
-  while (s < end && is_digit(*s)) {
-    v = v * 10 + (uint64_t)(*s - '0');
-    s++;
-  }
-  *w = v;
-  return s;
+  return eat_digits_short(s, end, w);
 }
 
 /* Parses the exponent digits at s (a digit is guaranteed). Values from 2^59
@@ -650,11 +650,25 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
   if (*s == '0') {
     s++;
   } else {
-    do {
-      w = w * 10 + (uint64_t)(*s - '0');
-      s++;
-    } while (s < end && is_digit(*s));
+    /* one or two digits are the most common integer parts: those one at a
+     * time (cheapest), longer ones 8 digits a step */
+    w = (uint64_t)(*s++ - '0');
+    if (s < end && is_digit(*s)) {
+      w = w * 10 + (uint64_t)(*s++ - '0');
+#if FJ_SWAR
+      while (end - s >= 8 && is_digit(*s)) {
+        unsigned k = take_digits8(s, &w);
+        s += k;
+        if (k < 8) break;
+      }
+#endif
+      while (s < end && is_digit(*s)) {
+        w = w * 10 + (uint64_t)(*s - '0');
+        s++;
+      }
+    }
   }
+
   size_t ndigits = (size_t)(s - digits);
   if (s < end && is_digit(*s)) return 0; /* "01": the general path reports it */
   int64_t q = 0;
@@ -662,13 +676,12 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
   if (s < end && *s == '.') {
     const uint8_t *f = ++s;
 #if FJ_SWAR
-    /* up to two whole chunks of 8 digits at once, then one at a time */
-    for (int k = 0; k < 2 && end - s >= 8; k++) {
-      uint64_t chunk;
-      memcpy(&chunk, s, 8);
-      if (fj__nondigit_bytes(chunk)) break;
-      w = w * 100000000 + value8(chunk);
-      s += 8;
+    /* 8 digits a step, the last partial step included (no branch per
+     * digit); one at a time only within 8 bytes of the end */
+    while (end - s >= 8) {
+      unsigned k = take_digits8(s, &w);
+      s += k;
+      if (k < 8) break;
     }
 #endif
     while (s < end && is_digit(*s)) {
