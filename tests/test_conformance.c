@@ -18,6 +18,7 @@ static fj_error walk(fj_value *v) {
   fj_type t;
   fj_error err = fj_value_get_type(v, &t);
   if (err) return err;
+  assert_int_equal(fj_value_type(v), t); /* the handle's copy of the type */
   if (t == FJ_TYPE_ARRAY) {
     fj_array a;
     fj_value el;
@@ -32,8 +33,10 @@ static fj_error walk(fj_value *v) {
     const char *s;
     size_t n;
     if ((err = fj_value_get_object(v, &o))) return err;
-    while ((err = fj_object_next(&o, &k, &val)) == FJ_OK)
+    while ((err = fj_object_next(&o, &k, &val)) == FJ_OK) {
+      assert_int_equal(fj_value_type(&k), FJ_TYPE_STRING);
       if ((err = fj_value_get_string(&k, &s, &n)) || (err = walk(&val))) return err;
+    }
     return err == FJ_END ? FJ_OK : err;
   }
   if (t == FJ_TYPE_STRING) {

@@ -121,6 +121,7 @@ static void types_of_every_kind(void **state) {
     OK(fj_array_next(&a, &el));
     OK(fj_value_get_type(&el, &t));
     assert_int_equal(t, want[i]);
+    assert_int_equal(fj_value_type(&el), want[i]);
   }
   EXPECT(fj_array_next(&a, &el), FJ_END);
   EXPECT(fj_array_next(&a, &el), FJ_END); /* and on every later call */
@@ -132,6 +133,9 @@ static void types_of_every_kind(void **state) {
   root = parse(f, "  -7  ");
   OK(fj_value_get_type(&root, &t));
   assert_int_equal(t, FJ_TYPE_NUMBER);
+  assert_int_equal(fj_value_type(&root), FJ_TYPE_NUMBER);
+  const fj_value zeroed = {0};
+  assert_int_equal(fj_value_type(&zeroed), FJ_TYPE_NULL);
   assert_int_equal(get_i64(&root), -7);
 }
 
@@ -623,6 +627,21 @@ static void misuse_errors(void **state) {
   /* fj_parser_validate also starts a new document */
   OK(fj_parser_validate(f->p, "[1]", 3));
   EXPECT(fj_value_get_type(&oroot, &t), FJ_ERR_STALE_DOCUMENT);
+  /* so does a parse that fails, and the same shape again gets new serials:
+   * the inner array of the earlier document stays refused */
+  root = parse(f, "[[1, 2]]");
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_array(&el, &old_a));
+  EXPECT(parse_on(f, f->p, "[[\"ab", &root), FJ_ERR_UNCLOSED_STRING);
+  EXPECT(fj_array_next(&old_a, &el), FJ_ERR_STALE_DOCUMENT);
+  root = parse(f, "[[1, 2]]");
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_array(&el, &again));
+  EXPECT(fj_array_next(&old_a, &el), FJ_ERR_STALE_DOCUMENT);
+  OK(fj_array_next(&again, &el));
+  assert_int_equal(get_i64(&el), 1);
 }
 
 static void rewind_restarts(void **state) {
@@ -890,6 +909,11 @@ static void error_locations(void **state) {
   assert_location(f->p, FJ_ERR_UNCLOSED_STRING, 5, 3, 4);
   EXPECT(parse_on(f, f->p, " \t\n ", &root), FJ_ERR_EMPTY);
   EXPECT(parse_on(f, f->p, "", &root), FJ_ERR_EMPTY);
+  /* a root that starts no value fails the parse (every handle has a type) */
+  EXPECT(parse_on(f, f->p, "\n ]", &root), FJ_ERR_EXPECTED_VALUE);
+  assert_location(f->p, FJ_ERR_EXPECTED_VALUE, 2, 2, 2);
+  EXPECT(parse_on(f, f->p, ":", &root), FJ_ERR_EXPECTED_VALUE);
+  assert_location(f->p, FJ_ERR_EXPECTED_VALUE, 0, 1, 1);
 
   /* a successful parse clears the last error */
   root = parse(f, "[]");

@@ -51,6 +51,9 @@ extern "C" {
 /** Default maximum nesting depth of arrays and objects. */
 #define FJ_DEFAULT_MAX_DEPTH 1024u
 
+/** The largest maximum depth a parser accepts (2^20, as the writer's). */
+#define FJ_MAX_DEPTH (1u << 20)
+
 /** Parser flags (bit set, fj_parser_options.flags). */
 enum {
   /** Replace a lone UTF-16 surrogate escape (`"\ud800"`) by U+FFFD when a
@@ -72,7 +75,8 @@ typedef struct fj_allocator {
 /** Options for fj_parser_new(). Zero-initialise, then set what you need:
  *  a zero field means its default. */
 typedef struct fj_parser_options {
-  /** Maximum nesting depth of arrays and objects (0: FJ_DEFAULT_MAX_DEPTH). */
+  /** Maximum nesting depth of arrays and objects (0: FJ_DEFAULT_MAX_DEPTH;
+   *  at most FJ_MAX_DEPTH). */
   uint32_t max_depth;
   /** FJ_PARSE_* bits. */
   uint32_t flags;
@@ -97,34 +101,33 @@ typedef enum fj_type {
 } fj_type;
 
 /** A handle to one value of the current document: a position in the
- *  structural index. Copy it freely; its fields are private. */
+ *  structural index. Copy it freely; its fields are private (read the type
+ *  with fj_value_type()). */
 typedef struct fj_value {
   fj_parser *parser;
-  uint32_t pos;    /* index of the value's first structural */
-  uint32_t depth;  /* 0 for the root */
-  uint32_t parent; /* serial of the open parent container */
-  uint32_t gen;    /* document generation */
+  uint64_t parent;         /* serial of the open parent container */
+  uint32_t pos;            /* index of the value's first structural */
+  unsigned int depth : 24; /* 0 for the root */
+  unsigned int type : 8;   /* fj_type, from the value's first byte */
 } fj_value;
 
 /** An iteration over the elements of an array. Fields are private. */
 typedef struct fj_array {
   fj_parser *parser;
+  uint64_t serial; /* this entry's serial, unique in the parser's lifetime */
   uint32_t start;  /* index of '[' */
   uint32_t depth;  /* depth of the elements */
-  uint32_t serial; /* this entry's serial in the parser's open-container stack */
-  uint32_t gen;
-  uint32_t last; /* index of the last element returned */
+  uint32_t last;   /* index of the last element returned */
   uint32_t state;
 } fj_array;
 
 /** An iteration over the fields of an object. Fields are private. */
 typedef struct fj_object {
   fj_parser *parser;
+  uint64_t serial;
   uint32_t start; /* index of '{' */
   uint32_t depth; /* depth of the field values */
-  uint32_t serial;
-  uint32_t gen;
-  uint32_t last; /* index of the last field value returned */
+  uint32_t last;  /* index of the last field value returned */
   uint32_t state;
 } fj_object;
 
@@ -141,7 +144,8 @@ typedef struct fj_location {
  *  @param out   receives the parser; the caller frees it with fj_parser_free().
  *  @param opts  options, or NULL for all defaults; copied.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` is NULL or the allocator lacks
- *          a function; FJ_ERR_NOMEM. */
+ *          a function, or max_depth exceeds FJ_MAX_DEPTH;
+ *          FJ_ERR_NOMEM. */
 FJ_API fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts);
 
 /** Frees a parser and all memory it owns. Every string pointer it returned
@@ -201,6 +205,13 @@ FJ_API fj_error fj_parser_last_error(const fj_parser *parser, fj_location *loc);
  *          FJ_ERR_EXPECTED_VALUE if the bytes there start no JSON value;
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
 FJ_API fj_error fj_value_get_type(const fj_value *v, fj_type *out);
+
+/** The type of a value, from its first byte, as recorded in the handle when
+ *  the library made it (every handle it makes starts a value): no call, no
+ *  check, no error. It touches no document memory, so it is defined even for
+ *  a stale handle; reading the value is what reports misuse. A zeroed handle
+ *  gives FJ_TYPE_NULL. */
+static inline fj_type fj_value_type(const fj_value *v) { return (fj_type)v->type; }
 
 /** Reads an integer in [-2^63, 2^63). `1.0` and `1e2` are not integers here
  *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.

@@ -327,11 +327,11 @@ fj_error fj_decode_object_restart(fj_decoder *d, fj_object *o) {
   fj_parser *p = d->parser;
   /* only an open iteration of the current document whose object the cursor
    * has not left can go back: its fields are still where they were */
-  if (o->gen != p->gen || o->state == FJ_ITER_DONE || p->depth < o->depth ||
-      p->open[o->depth] != o->serial)
+  if (o->state == FJ_ITER_DONE || !fj__entry_open(p, o->serial, o->depth))
     return fj_decode_fail(d, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start),
                           "cannot restart the object");
   p->depth = o->depth;
+  p->cur = o->serial;
   p->pos = o->start + 1;
   o->state = FJ_ITER_FRESH;
   o->last = UINT32_MAX;
@@ -451,10 +451,9 @@ void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_re
 static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos, fj_value *value) {
   /* the handle's fields are read before o->state and o->last are stored: a
    * wide load over a fresh narrow store would stall store forwarding */
-  const uint32_t gen = o->gen, depth = o->depth, serial = o->serial;
-  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc || o->state == FJ_ITER_DONE || p->depth != depth ||
-                  p->open[depth] != serial))
-    return false;
+  const uint32_t depth = o->depth;
+  const uint64_t serial = o->serial;
+  if (FJ_UNLIKELY(p->cur != serial)) return false; /* directly inside: open, not done */
   const uint8_t *buf = p->buf;
   const uint32_t *idx = p->idx, n = p->n;
   uint32_t pos = p->pos;
@@ -470,14 +469,10 @@ static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos
     if (FJ_UNLIKELY(c != ',' || ++pos + 3 > n)) return false;
     c = buf[idx[pos]];
   }
-  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !fj__is_value_start(buf[idx[pos + 2]])))
-    return false;
+  const uint8_t vc = buf[idx[pos + 2]];
+  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !fj__is_value_start(vc))) return false;
   *key_pos = pos;
-  value->parser = p;
-  value->pos = pos + 2;
-  value->depth = depth;
-  value->parent = serial;
-  value->gen = gen;
+  *value = fj__handle(p, pos + 2, depth, serial, vc);
   p->pos = pos + 2;
   o->state = FJ_ITER_MIDDLE;
   o->last = pos + 2;
@@ -534,7 +529,7 @@ fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const c
                              fj_value *value) {
   uint32_t key_pos = 0;
   fj_error e = next_raw(d, o, &key_pos, k, n, value);
-  if (!e) *key = (fj_value){d->parser, key_pos, o->depth, o->serial, o->gen};
+  if (!e) *key = fj__handle(d->parser, key_pos, o->depth, o->serial, '"');
   return e;
 }
 
@@ -553,7 +548,7 @@ fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, i
     if (w < r->nfields && r->lens[w] == n && fj__bytes_equal(k, r->names[w], n)) {
       f = (int)w;
     } else if ((f = lookup(r, k, n, true)) < 0 && memchr(k, '\\', n)) {
-      fj_value key = {p, key_pos, o->depth, o->serial, o->gen};
+      fj_value key = fj__handle(p, key_pos, o->depth, o->serial, '"');
       const char *u;
       size_t un;
       if ((e = fj_decode_key(d, &key, &u, &un))) return e;
@@ -561,14 +556,14 @@ fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, i
     }
     if (FJ_UNLIKELY(f < 0)) {
       if (it->unknown_error) {
-        fj_value key = {p, key_pos, o->depth, o->serial, o->gen};
+        fj_value key = fj__handle(p, key_pos, o->depth, o->serial, '"');
         return fj_decode_unknown(d, &key);
       }
       continue; /* the next step passes over the value */
     }
     uint64_t bit = UINT64_C(1) << (f & 63);
     if (FJ_UNLIKELY(it->seen[f >> 6] & bit) && !it->last_wins) {
-      fj_value key = {p, key_pos, o->depth, o->serial, o->gen};
+      fj_value key = fj__handle(p, key_pos, o->depth, o->serial, '"');
       return fj_decode_duplicate(d, &key, r->names[f]);
     }
     it->seen[f >> 6] |= bit;
@@ -586,9 +581,9 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
   fj_parser *p = a->parser;
   /* the common step (after an element that was read or is a scalar, a ','
    * then a value) in registers; anything else through fj_array_next */
-  const uint32_t gen = a->gen, depth = a->depth, serial = a->serial;
-  if (FJ_LIKELY(p && gen == p->gen && p->has_doc && a->state == FJ_ITER_MIDDLE &&
-                p->depth == depth && p->open[depth] == serial)) {
+  const uint32_t depth = a->depth;
+  const uint64_t serial = a->serial;
+  if (FJ_LIKELY(p && p->cur == serial && a->state == FJ_ITER_MIDDLE)) {
     const uint8_t *buf = p->buf;
     const uint32_t *idx = p->idx, n = p->n;
     uint32_t pos = p->pos;
@@ -598,9 +593,10 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
       ok = c && c != '[' && c != '{';
       pos++;
     }
-    if (ok && pos + 2 <= n && buf[idx[pos]] == ',' && fj__is_value_start(buf[idx[pos + 1]])) {
+    uint8_t c;
+    if (ok && pos + 2 <= n && buf[idx[pos]] == ',' && fj__is_value_start(c = buf[idx[pos + 1]])) {
       ++pos;
-      *elem = (fj_value){p, pos, depth, serial, gen};
+      *elem = fj__handle(p, pos, depth, serial, c);
       p->pos = a->last = pos;
       return FJ_OK;
     }

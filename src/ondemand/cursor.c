@@ -32,6 +32,7 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
     if (FJ_UNLIKELY(pos >= n)) {
       p->pos = pos;
       p->depth = depth;
+      p->cur = 0; /* no entry is open at that depth: handles take the slow check */
       return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
     }
     depth += (uint32_t)(int32_t)fj__bracket_delta[buf[idx[pos++]]];
@@ -42,6 +43,7 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   }
   p->pos = pos;
   p->depth = depth;
+  p->cur = p->open[depth];
   return FJ_OK;
 }
 
@@ -69,39 +71,44 @@ fj_error fj__skip_current(fj_parser *p) { return skip_value(p); }
 
 /* Whether v is the cursor's current, unread value. */
 static bool is_current(const fj_parser *p, const fj_value *v) {
-  return p->pos == v->pos && p->depth == v->depth;
+  return p->pos == v->pos && p->depth == (uint32_t)v->depth;
 }
 
+/* The depth of the children of the container v. */
+static inline uint32_t child_depth(const fj_value *v) { return (uint32_t)v->depth + 1; }
+
 /* Enters the container v (whose first byte must be `open`). */
-static fj_error enter(const fj_value *v, uint8_t open, uint32_t *serial) {
+static fj_error enter(const fj_value *v, uint8_t open, uint64_t *serial) {
   fj_error err = fj__check_value(v);
   if (err) return err;
   fj_parser *p = v->parser;
   if (fj__char(p, v->pos) != open) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
   if (!is_current(p, v)) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
-  if (v->depth + 1 > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
+  const uint32_t depth = (uint32_t)v->depth + 1;
+  if (depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
   *serial = ++p->serial;
-  p->open[v->depth + 1] = *serial;
-  p->depth = v->depth + 1;
+  p->open[depth] = *serial;
+  p->cur = *serial;
+  p->depth = depth;
   p->pos = v->pos + 1;
   return FJ_OK;
 }
 
 fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
-  uint32_t serial;
+  uint64_t serial;
   fj_error err = enter(v, '[', &serial);
   if (err) return err;
-  *out = (fj_array){v->parser, v->pos, v->depth + 1, serial, v->gen, UINT32_MAX, FJ_ITER_FRESH};
+  *out = (fj_array){v->parser, serial, v->pos, child_depth(v), UINT32_MAX, FJ_ITER_FRESH};
   return FJ_OK;
 }
 
 fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
-  uint32_t serial;
+  uint64_t serial;
   fj_error err = enter(v, '{', &serial);
   if (err) return err;
-  *out = (fj_object){v->parser, v->pos, v->depth + 1, serial, v->gen, UINT32_MAX, FJ_ITER_FRESH};
+  *out = (fj_object){v->parser, serial, v->pos, child_depth(v), UINT32_MAX, FJ_ITER_FRESH};
   return FJ_OK;
 }
 
@@ -109,16 +116,22 @@ fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
  * previous element: out of whatever child the caller entered, and over the
  * previous element if the caller did not read it. The usual case (the
  * cursor at the iteration's depth) costs a few compares. */
-static inline fj_error settle(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t serial,
-                              uint32_t state, uint32_t last, uint32_t start) {
-  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
+static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t state,
+                              uint32_t last, uint32_t start) {
+  if (FJ_LIKELY(p->cur == serial)) /* directly inside: open, not done */
+    return p->pos == last ? skip_value(p) : FJ_OK;
+  if (FJ_UNLIKELY(!p->doc || serial < p->doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
   if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return FJ_END;
-  if (FJ_UNLIKELY(p->depth != depth || p->open[depth] != serial)) {
-    if (p->depth < depth || p->open[depth] != serial)
-      return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
-    return fj__skip_to_depth(p, depth); /* the caller entered the previous element */
-  }
-  if (p->pos == last) return skip_value(p);
+  if (!fj__entry_open(p, serial, depth))
+    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
+  return fj__skip_to_depth(p, depth); /* the caller entered the previous element */
+}
+
+fj_error fj__check_value_slow(const fj_value *v) {
+  fj_parser *p = v->parser;
+  if (!p->doc || v->parent < p->doc) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
+  if (!fj__entry_open(p, v->parent, (uint32_t)v->depth))
+    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
   return FJ_OK;
 }
 
@@ -126,6 +139,7 @@ static inline fj_error settle(fj_parser *p, uint32_t gen, uint32_t depth, uint32
 static fj_error close_container(fj_parser *p, uint32_t *state) {
   p->pos++;
   p->depth--;
+  p->cur = p->open[p->depth];
   *state = FJ_ITER_DONE;
   if (p->depth == 0 && p->pos != p->n)
     return fj__fail(p, FJ_ERR_TRAILING_CONTENT, fj__offset(p, p->pos));
@@ -145,7 +159,7 @@ static fj_error expected_comma(fj_parser *p, uint32_t pos) {
 static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   if (FJ_UNLIKELY(!a || !a->parser)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = a->parser;
-  fj_error err = settle(p, a->gen, a->depth, a->serial, a->state, a->last, a->start);
+  fj_error err = settle(p, a->serial, a->depth, a->state, a->last, a->start);
   if (FJ_UNLIKELY(err)) return err;
   uint32_t pos = p->pos;
   uint8_t c = fj__char(p, pos);
@@ -164,7 +178,7 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   if (FJ_UNLIKELY(!fj__is_value_start(c))) return expected_value(p, pos);
   a->state = FJ_ITER_MIDDLE;
   a->last = pos;
-  if (elem) *elem = (fj_value){p, pos, a->depth, a->serial, a->gen};
+  if (elem) *elem = fj__handle(p, pos, a->depth, a->serial, c);
   return FJ_OK;
 }
 
@@ -181,13 +195,10 @@ enum { LEAF_GENERAL, LEAF_CLOSED, LEAF_NEXT };
  * root's is left to the general step, which checks what follows it), or
  * finds the structural where the next element starts: *at, after the ','
  * that must come first unless the iteration is fresh. */
-static inline int leaf_step(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t serial,
-                            uint32_t *state, uint32_t last, uint32_t reach, uint8_t close,
-                            uint32_t *at) {
+static inline int leaf_step(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t *state,
+                            uint32_t last, uint32_t reach, uint8_t close, uint32_t *at) {
   uint32_t pos = p->pos;
-  if (FJ_UNLIKELY(gen != p->gen || !p->has_doc || p->depth != depth || p->open[depth] != serial ||
-                  pos + reach >= p->n))
-    return LEAF_GENERAL;
+  if (FJ_UNLIKELY(p->cur != serial || pos + reach >= p->n)) return LEAF_GENERAL;
   const uint8_t *buf = p->buf;
   const uint32_t *idx = p->idx;
   uint8_t c;
@@ -214,6 +225,7 @@ static inline int leaf_step(fj_parser *p, uint32_t gen, uint32_t depth, uint32_t
   if (c != close || (depth == 1 && pos + 1 != p->n)) return LEAF_GENERAL;
   p->pos = pos + 1;
   p->depth--;
+  p->cur = p->open[p->depth];
   *state = FJ_ITER_DONE;
   return LEAF_CLOSED;
 }
@@ -225,13 +237,14 @@ fj_error fj_array_next(fj_array *a, fj_value *elem) {
   if (FJ_LIKELY(a && a->parser)) {
     fj_parser *p = a->parser;
     uint32_t pos;
-    int r = leaf_step(p, a->gen, a->depth, a->serial, &a->state, a->last, 2, ']', &pos);
+    int r = leaf_step(p, a->serial, a->depth, &a->state, a->last, 2, ']', &pos);
     if (r == LEAF_CLOSED) return FJ_END;
-    if (r == LEAF_NEXT && FJ_LIKELY(fj__is_value_start(leaf_char(p, pos)))) {
+    uint8_t c;
+    if (r == LEAF_NEXT && FJ_LIKELY(fj__is_value_start(c = leaf_char(p, pos)))) {
       p->pos = pos;
       a->state = FJ_ITER_MIDDLE;
       a->last = pos;
-      if (elem) *elem = (fj_value){p, pos, a->depth, a->serial, a->gen};
+      if (elem) *elem = fj__handle(p, pos, a->depth, a->serial, c);
       return FJ_OK;
     }
   }
@@ -287,7 +300,7 @@ static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_po
 static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *value) {
   if (FJ_UNLIKELY(!o || !o->parser)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = o->parser;
-  fj_error err = settle(p, o->gen, o->depth, o->serial, o->state, o->last, o->start);
+  fj_error err = settle(p, o->serial, o->depth, o->state, o->last, o->start);
   if (FJ_UNLIKELY(err)) return err;
   uint32_t key_pos;
   bool closed;
@@ -295,8 +308,8 @@ static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *v
   if (FJ_UNLIKELY(closed)) return close_container(p, &o->state);
   o->state = FJ_ITER_MIDDLE;
   o->last = p->pos;
-  if (key) *key = (fj_value){p, key_pos, o->depth, o->serial, o->gen};
-  if (value) *value = (fj_value){p, p->pos, o->depth, o->serial, o->gen};
+  if (key) *key = fj__handle(p, key_pos, o->depth, o->serial, '"');
+  if (value) *value = fj__handle(p, p->pos, o->depth, o->serial, fj__char(p, p->pos));
   return FJ_OK;
 }
 
@@ -305,15 +318,16 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
   if (FJ_LIKELY(o && o->parser)) {
     fj_parser *p = o->parser;
     uint32_t pos;
-    int r = leaf_step(p, o->gen, o->depth, o->serial, &o->state, o->last, 4, '}', &pos);
+    int r = leaf_step(p, o->serial, o->depth, &o->state, o->last, 4, '}', &pos);
     if (r == LEAF_CLOSED) return FJ_END;
+    uint8_t c;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
-                                    fj__is_value_start(leaf_char(p, pos + 2)))) {
+                                    fj__is_value_start(c = leaf_char(p, pos + 2)))) {
       p->pos = pos + 2;
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
-      if (key) *key = (fj_value){p, pos, o->depth, o->serial, o->gen};
-      if (value) *value = (fj_value){p, pos + 2, o->depth, o->serial, o->gen};
+      if (key) *key = fj__handle(p, pos, o->depth, o->serial, '"');
+      if (value) *value = fj__handle(p, pos + 2, o->depth, o->serial, c);
       return FJ_OK;
     }
   }
@@ -325,7 +339,7 @@ static fj_error found_at(fj_parser *p, fj_object *o, uint32_t vpos, fj_value *va
   p->pos = vpos;
   o->state = FJ_ITER_MIDDLE;
   o->last = vpos;
-  if (value) *value = (fj_value){p, vpos, o->depth, o->serial, o->gen};
+  if (value) *value = fj__handle(p, vpos, o->depth, o->serial, fj__char(p, vpos));
   return FJ_OK;
 }
 
@@ -335,7 +349,8 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
   fj_parser *p = o->parser;
   /* a miss puts everything back, even an unread value settle() passes over */
   const uint32_t saved_pos = p->pos, saved_depth = p->depth, saved_last = o->last;
-  fj_error err = settle(p, o->gen, o->depth, o->serial, o->state, o->last, o->start);
+  const uint64_t saved_cur = p->cur;
+  fj_error err = settle(p, o->serial, o->depth, o->state, o->last, o->start);
   if (err == FJ_END) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start));
   if (err) return err;
   const uint32_t from = p->pos, from_state = o->state;
@@ -429,7 +444,7 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
     if (FJ_UNLIKELY(err = fj__key_equals(p, raw, raw_len, key, key_len, key_has_bs, &equal)))
       return err;
     if (equal) {
-      if (value) *value = (fj_value){p, p->pos, o->depth, o->serial, o->gen};
+      if (value) *value = fj__handle(p, p->pos, o->depth, o->serial, fj__char(p, p->pos));
       return FJ_OK;
     }
     if (FJ_UNLIKELY(err = skip_value(p))) return err;
@@ -443,6 +458,7 @@ missing:
   o->last = saved_last;
   p->pos = saved_pos;
   p->depth = saved_depth;
+  p->cur = saved_cur;
   return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
 }
 
@@ -455,8 +471,8 @@ missing:
 static inline bool table_hit(fj_object *o, const char *key, size_t key_len, fj_value *value) {
   fj_parser *p = o->parser;
   uint32_t vpos;
-  if (o->gen != p->gen || !p->has_doc || o->state != FJ_ITER_MIDDLE || p->depth != o->depth ||
-      p->open[o->depth] != o->serial || fj__fields_lookup(p, o, key, key_len, &vpos) <= 0)
+  if (p->cur != o->serial || o->state != FJ_ITER_MIDDLE ||
+      fj__fields_lookup(p, o, key, key_len, &vpos) <= 0)
     return false;
   found_at(p, o, vpos, value);
   return true;
@@ -521,13 +537,15 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
 
 fj_error fj_array_count(fj_array *a, size_t *count) {
   if (!a || !a->parser || !count) return FJ_ERR_INVALID_ARG;
-  if (a->gen != a->parser->gen) return fj__fail(a->parser, FJ_ERR_STALE_DOCUMENT, 0);
+  if (!a->parser->doc || a->serial < a->parser->doc)
+    return fj__fail(a->parser, FJ_ERR_STALE_DOCUMENT, 0);
   return count_children(a->parser, a->start, a->depth - 1, count);
 }
 
 fj_error fj_object_count(fj_object *o, size_t *count) {
   if (!o || !o->parser || !count) return FJ_ERR_INVALID_ARG;
-  if (o->gen != o->parser->gen) return fj__fail(o->parser, FJ_ERR_STALE_DOCUMENT, 0);
+  if (!o->parser->doc || o->serial < o->parser->doc)
+    return fj__fail(o->parser, FJ_ERR_STALE_DOCUMENT, 0);
   return count_children(o->parser, o->start, o->depth - 1, count);
 }
 

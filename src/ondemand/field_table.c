@@ -96,8 +96,7 @@ static bool build(fj_parser *p, uint32_t start) {
 
 bool fj__fields_wrapped(fj_parser *p, const fj_object *o) {
   fj__field_table *t = &p->fields;
-  if (t->gen == o->gen && t->serial == o->serial) return false; /* described already */
-  t->gen = o->gen;
+  if (t->serial == o->serial) return false; /* described already */
   t->serial = o->serial;
   t->usable = build(p, o->start);
   return t->usable;

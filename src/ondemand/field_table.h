@@ -48,7 +48,7 @@ static inline fj__field_slot *fj__fields_probe(const fj_parser *p, const uint8_t
 static inline int fj__fields_lookup(const fj_parser *p, const fj_object *o, const char *key,
                                     size_t key_len, uint32_t *vpos) {
   const fj__field_table *t = &p->fields;
-  if (t->gen != o->gen || t->serial != o->serial || !t->usable) return -1;
+  if (t->serial != o->serial || !t->usable) return -1;
   const uint8_t *s = (const uint8_t *)key;
   const fj__field_slot *slot = fj__fields_probe(p, s, key_len, fj__key_hash(s, key_len));
   if (!slot->vpos) return 0;

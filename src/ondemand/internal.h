@@ -43,10 +43,10 @@ typedef struct fj__field_slot {
 } fj__field_slot;
 
 typedef struct fj__field_table {
-  uint32_t gen, serial; /* the object described (gen 0: none) */
-  bool usable;          /* false: the object is searched linearly */
-  uint32_t mask;        /* slots in use - 1 */
-  uint32_t cap;         /* slots allocated */
+  uint64_t serial; /* the object described (0: none) */
+  bool usable;     /* false: the object is searched linearly */
+  uint32_t mask;   /* slots in use - 1 */
+  uint32_t cap;    /* slots allocated */
   fj__field_slot *slots;
 } fj__field_table;
 
@@ -73,11 +73,19 @@ struct fj_parser {
    * string needs searching for escapes */
   bool backslashes, batch_backslashes;
   /* the cursor */
-  uint32_t pos;    /* next structural to read */
-  uint32_t depth;  /* containers the cursor is inside */
-  uint32_t gen;    /* bumped per document: older handles are stale */
-  uint32_t serial; /* last container-entry serial handed out */
-  uint32_t *open;  /* open[d]: serial of the open container whose children have depth d */
+  uint32_t pos;   /* next structural to read */
+  uint32_t depth; /* containers the cursor is inside */
+  /* Serials: each document and each container entry gets the next one, and
+   * they are never reset, so a serial names one entry for the parser's
+   * lifetime. A handle stores its parent's; it is valid while that entry is
+   * open. open[d]: the open entry whose children have depth d (open[0]: the
+   * document). cur == open[depth], so the usual check, "the cursor is
+   * directly inside my parent", is one compare. doc and cur are 0 while no
+   * document is loaded, and no serial is 0. */
+  uint64_t serial; /* last serial handed out */
+  uint64_t doc;    /* the current document's serial */
+  uint64_t cur;    /* open[depth] */
+  uint64_t *open;
   fj__arena scratch;
   fj__field_table fields; /* field_table.c */
   /* stage-2 string primitive of the stage-1 kernel in use (string.c) */
@@ -86,14 +94,14 @@ struct fj_parser {
   /* one-entry number cache (scalar.c): a number read as an integer that
    * turned out not to be one is parsed as a double once, for the
    * fj_value_get_double() that usually follows */
-  uint32_t num_gen, num_pos;
+  uint64_t num_doc;
+  uint32_t num_pos;
   fj_error num_err;
   double num_value;
   size_t num_len;
   /* the last error */
   fj_error err;
   size_t err_offset;
-  bool has_doc;
 };
 
 /* Records an error at byte `offset` and returns it. */
@@ -150,14 +158,35 @@ extern const bool fj__value_start[256];
 static inline bool fj__is_value_start(uint8_t c) { return fj__value_start[c]; }
 
 /* Checks that a value handle belongs to the current document and that its
- * parent container is still open. Inline: every getter starts with it. */
+ * parent container is still open. Inline: every getter starts with it; the
+ * usual case (the cursor directly inside the parent) is one compare. */
+fj_error fj__check_value_slow(const fj_value *v);
 static inline fj_error fj__check_value(const fj_value *v) {
   if (FJ_UNLIKELY(!v || !v->parser)) return FJ_ERR_INVALID_ARG;
-  fj_parser *p = v->parser;
-  if (FJ_UNLIKELY(v->gen != p->gen || !p->has_doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
-  if (v->depth && FJ_UNLIKELY(p->depth < v->depth || p->open[v->depth] != v->parent))
-    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
-  return FJ_OK;
+  if (FJ_LIKELY(v->parent == v->parser->cur)) return FJ_OK;
+  return fj__check_value_slow(v);
+}
+
+/* Whether the iteration or handle whose parent entry is `serial` and whose
+ * values have depth `depth` is still open (the cursor may be deeper). */
+static inline bool fj__entry_open(const fj_parser *p, uint64_t serial, uint32_t depth) {
+  return p->doc && serial >= p->doc && depth <= p->depth && p->open[depth] == serial;
+}
+
+/* The fj_type of a value by its first byte, plus one (0: no value starts so). */
+extern const uint8_t fj__type_of[256]; /* scalar.c */
+
+/* A handle to the value at structural pos, whose first byte is c (which
+ * starts a value), in the entry `parent` at depth `depth`. */
+static inline fj_value fj__handle(fj_parser *p, uint32_t pos, uint32_t depth, uint64_t parent,
+                                  uint8_t c) {
+  fj_value v;
+  v.parser = p;
+  v.parent = parent;
+  v.pos = pos;
+  v.depth = depth & 0xFFFFFFu;
+  v.type = (unsigned)(fj__type_of[c] - 1) & 0xFFu;
+  return v;
 }
 
 /* Checks the scalar (string, number, literal) at structural pos completely:

@@ -16,7 +16,7 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   p->alloc = *a;
   p->max_depth = opts && opts->max_depth ? opts->max_depth : FJ_DEFAULT_MAX_DEPTH;
   p->flags = opts ? opts->flags : 0;
-  if (p->max_depth > UINT32_MAX / 8) {
+  if (p->max_depth > FJ_MAX_DEPTH) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_INVALID_ARG;
   }
@@ -66,8 +66,7 @@ static void reset_scratch(fj_parser *p) {
 
 /* Forgets the previous document: its handles become stale. */
 static void begin_document(fj_parser *p, const void *json, size_t len) {
-  p->gen++;
-  p->has_doc = false;
+  p->doc = p->cur = 0; /* older handles are stale from here on */
   p->buf = json;
   p->len = len;
   p->read_end = p->buf + len;
@@ -90,14 +89,15 @@ static fj_error finish_document(fj_parser *p, fj_value *root) {
   if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, p->len);
   if (p->len >= 3 && memcmp(p->buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
   uint8_t c = p->buf[p->idx[0]];
+  if (!fj__is_value_start(c)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->idx[0]);
   if (c != '[' && c != '{' && p->n > 1) {
     /* a scalar root followed by more: a fault in the scalar itself comes
      * first (`not json` is a bad literal at 1:1, not trailing content) */
     fj_error err = fj__check_scalar(p, 0);
     return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
   }
-  p->has_doc = true;
-  *root = (fj_value){p, 0, 0, 0, p->gen};
+  p->doc = p->cur = p->open[0] = ++p->serial;
+  *root = fj__handle(p, 0, 0, p->doc, c);
   return FJ_OK;
 }
 
@@ -144,9 +144,10 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
 }
 
 fj_error fj_parser_rewind(fj_parser *p) {
-  if (!p || !p->has_doc) return FJ_ERR_INVALID_ARG;
+  if (!p || !p->doc) return FJ_ERR_INVALID_ARG;
   p->pos = 0;
   p->depth = 0;
+  p->cur = p->doc;
   return FJ_OK;
 }
 

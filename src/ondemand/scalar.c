@@ -7,7 +7,7 @@
 #include "ondemand/number.h"
 
 /* The type of a value by its first byte, plus one (0: no value starts so). */
-static const uint8_t type_of[256] = {
+const uint8_t fj__type_of[256] = {
     ['{'] = FJ_TYPE_OBJECT + 1, ['['] = FJ_TYPE_ARRAY + 1,  ['"'] = FJ_TYPE_STRING + 1,
     ['t'] = FJ_TYPE_BOOL + 1,   ['f'] = FJ_TYPE_BOOL + 1,   ['n'] = FJ_TYPE_NULL + 1,
     ['-'] = FJ_TYPE_NUMBER + 1, ['0'] = FJ_TYPE_NUMBER + 1, ['1'] = FJ_TYPE_NUMBER + 1,
@@ -20,7 +20,7 @@ fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
   if (FJ_UNLIKELY(err)) return err;
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
-  unsigned t = type_of[fj__char(p, v->pos)];
+  unsigned t = fj__type_of[fj__char(p, v->pos)];
   if (FJ_UNLIKELY(!t)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, fj__offset(p, v->pos));
   *out = (fj_type)(t - 1);
   return FJ_OK;
@@ -51,7 +51,7 @@ static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_err
 /* Parses the number at v as a double, through the parser's one-entry cache. */
 static fj_error cached_double(fj_parser *p, const fj_value *v, const uint8_t *s, double *out,
                               size_t *len) {
-  if (p->num_gen == v->gen && p->num_pos == v->pos) {
+  if (p->num_doc == p->doc && p->num_pos == v->pos) {
     if (p->num_err != FJ_ERR_BAD_NUMBER) *out = p->num_value;
     *len = p->num_len;
     return p->num_err;
@@ -59,7 +59,7 @@ static fj_error cached_double(fj_parser *p, const fj_value *v, const uint8_t *s,
   double d = 0;
   fj_error err = fj__parse_double(s, p->buf + p->len, &d, len);
   if (err != FJ_ERR_BAD_NUMBER) *out = d; /* as fj__parse_double: no value for bad text */
-  p->num_gen = v->gen;
+  p->num_doc = p->doc;
   p->num_pos = v->pos;
   p->num_err = err;
   p->num_value = d;
@@ -201,7 +201,7 @@ fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len) {
   if (!s || !len) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   size_t end;
-  if ((err = value_end(p, v->pos, v->depth, &end))) return err;
+  if ((err = value_end(p, v->pos, (uint32_t)v->depth, &end))) return err;
   *s = (const char *)p->buf + p->idx[v->pos];
   *len = end - p->idx[v->pos];
   return FJ_OK;

@@ -117,7 +117,7 @@ fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
 }
 
 fj_error fj__validate_document(fj_parser *p) {
-  uint32_t *kind = p->open; /* reused as the container stack */
+  uint64_t *kind = p->open; /* reused as the container stack */
   uint32_t pos = 0, depth = 0;
   fj_error result = FJ_OK;
   for (;;) {
@@ -178,7 +178,9 @@ fj_error fj__validate_document(fj_parser *p) {
     pos += 2;
   }
 done:
-  p->pos = p->depth = 0; /* the stack was overwritten: start over if read again */
-  p->serial++;
+  /* the stack was overwritten: start over at the root if read again (deeper
+   * handles then fail their depth check) */
+  p->pos = p->depth = 0;
+  p->open[0] = p->cur = p->doc;
   return result;
 }
