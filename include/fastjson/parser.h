@@ -105,10 +105,9 @@ typedef enum fj_type {
  *  with fj_value_type()). */
 typedef struct fj_value {
   fj_parser *parser;
-  uint64_t parent;         /* serial of the open parent container */
-  uint32_t pos;            /* index of the value's first structural */
-  unsigned int depth : 24; /* 0 for the root */
-  unsigned int type : 8;   /* fj_type, from the value's first byte */
+  uint64_t parent; /* serial of the open parent container */
+  uint32_t pos;    /* index of the value's first structural */
+  uint32_t meta;   /* depth (0 for the root) | fj_type of the first byte << 24 */
 } fj_value;
 
 /** An iteration over the elements of an array. Fields are private. */
@@ -211,7 +210,7 @@ FJ_API fj_error fj_value_get_type(const fj_value *v, fj_type *out);
  *  check, no error. It touches no document memory, so it is defined even for
  *  a stale handle; reading the value is what reports misuse. A zeroed handle
  *  gives FJ_TYPE_NULL. */
-static inline fj_type fj_value_type(const fj_value *v) { return (fj_type)v->type; }
+static inline fj_type fj_value_type(const fj_value *v) { return (fj_type)(v->meta >> 24); }
 
 /** Reads an integer in [-2^63, 2^63). `1.0` and `1e2` are not integers here
  *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.

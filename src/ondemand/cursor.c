@@ -71,11 +71,11 @@ fj_error fj__skip_current(fj_parser *p) { return skip_value(p); }
 
 /* Whether v is the cursor's current, unread value. */
 static bool is_current(const fj_parser *p, const fj_value *v) {
-  return p->pos == v->pos && p->depth == (uint32_t)v->depth;
+  return p->pos == v->pos && p->depth == fj__depth(v);
 }
 
 /* The depth of the children of the container v. */
-static inline uint32_t child_depth(const fj_value *v) { return (uint32_t)v->depth + 1; }
+static inline uint32_t child_depth(const fj_value *v) { return fj__depth(v) + 1; }
 
 /* Enters the container v (whose first byte must be `open`). */
 static fj_error enter(const fj_value *v, uint8_t open, uint64_t *serial) {
@@ -84,7 +84,7 @@ static fj_error enter(const fj_value *v, uint8_t open, uint64_t *serial) {
   fj_parser *p = v->parser;
   if (fj__char(p, v->pos) != open) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
   if (!is_current(p, v)) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
-  const uint32_t depth = (uint32_t)v->depth + 1;
+  const uint32_t depth = fj__depth(v) + 1;
   if (depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
   *serial = ++p->serial;
   p->open[depth] = *serial;
@@ -130,7 +130,7 @@ static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uin
 fj_error fj__check_value_slow(const fj_value *v) {
   fj_parser *p = v->parser;
   if (!p->doc || v->parent < p->doc) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
-  if (!fj__entry_open(p, v->parent, (uint32_t)v->depth))
+  if (!fj__entry_open(p, v->parent, fj__depth(v)))
     return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
   return FJ_OK;
 }
@@ -182,11 +182,11 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   return FJ_OK;
 }
 
-/* The leaf steps of fj_array_next() and fj_object_next() (no stack frame,
- * no saved registers) cover the common cases: the cursor is at the
- * iteration's depth with at least `reach` structurals after it, and the
- * previous element is a scalar the cursor is still on, or a container read
- * to its end, or there is none yet. Containers to skip, the end of the
+/* The leaf steps of fj_array_next() and fj_object_next() cover the common
+ * cases: the cursor is at the iteration's depth with at least `reach`
+ * structurals after it, and the previous element is a scalar the cursor has
+ * stepped over (or, if it came from a lookup, is still on), or a container
+ * read to its end, or there is none yet. Containers to skip, the end of the
  * index, errors and misuse take the general step, which repeats every
  * check. */
 enum { LEAF_GENERAL, LEAF_CLOSED, LEAF_NEXT };
@@ -239,12 +239,12 @@ fj_error fj_array_next(fj_array *a, fj_value *elem) {
     uint32_t pos;
     int r = leaf_step(p, a->serial, a->depth, &a->state, a->last, 2, ']', &pos);
     if (r == LEAF_CLOSED) return FJ_END;
-    uint8_t c;
-    if (r == LEAF_NEXT && FJ_LIKELY(fj__is_value_start(c = leaf_char(p, pos)))) {
-      p->pos = pos;
+    unsigned t;
+    if (r == LEAF_NEXT && FJ_LIKELY(t = fj__type_of[leaf_char(p, pos)])) {
+      p->pos = pos + fj__type_is_scalar(t);
       a->state = FJ_ITER_MIDDLE;
       a->last = pos;
-      if (elem) *elem = fj__handle(p, pos, a->depth, a->serial, c);
+      if (elem) *elem = fj__handle_t(p, pos, a->depth, a->serial, t);
       return FJ_OK;
     }
   }
@@ -320,14 +320,14 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
     uint32_t pos;
     int r = leaf_step(p, o->serial, o->depth, &o->state, o->last, 4, '}', &pos);
     if (r == LEAF_CLOSED) return FJ_END;
-    uint8_t c;
+    unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
-                                    fj__is_value_start(c = leaf_char(p, pos + 2)))) {
-      p->pos = pos + 2;
+                                    (t = fj__type_of[leaf_char(p, pos + 2)]))) {
+      p->pos = pos + 2 + fj__type_is_scalar(t);
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
       if (key) *key = fj__handle(p, pos, o->depth, o->serial, '"');
-      if (value) *value = fj__handle(p, pos + 2, o->depth, o->serial, c);
+      if (value) *value = fj__handle_t(p, pos + 2, o->depth, o->serial, t);
       return FJ_OK;
     }
   }

@@ -176,18 +176,27 @@ static inline bool fj__entry_open(const fj_parser *p, uint64_t serial, uint32_t 
 /* The fj_type of a value by its first byte, plus one (0: no value starts so). */
 extern const uint8_t fj__type_of[256]; /* scalar.c */
 
-/* A handle to the value at structural pos, whose first byte is c (which
- * starts a value), in the entry `parent` at depth `depth`. */
+/* A handle to the value at structural pos whose first byte has type_of
+ * entry t (nonzero: it starts a value), in the entry `parent` at depth
+ * `depth` (below FJ_MAX_DEPTH, so it fits in 24 bits). */
+static inline fj_value fj__handle_t(fj_parser *p, uint32_t pos, uint32_t depth, uint64_t parent,
+                                    unsigned t) {
+  return (fj_value){p, parent, pos, depth | (t - 1) << 24};
+}
+
+/* The depth of a handle's value (0: the root). */
+static inline uint32_t fj__depth(const fj_value *v) { return v->meta & 0xFFFFFFu; }
+
+/* The same for a value whose first byte is c. */
 static inline fj_value fj__handle(fj_parser *p, uint32_t pos, uint32_t depth, uint64_t parent,
                                   uint8_t c) {
-  fj_value v;
-  v.parser = p;
-  v.parent = parent;
-  v.pos = pos;
-  v.depth = depth & 0xFFFFFFu;
-  v.type = (unsigned)(fj__type_of[c] - 1) & 0xFFu;
-  return v;
+  return fj__handle_t(p, pos, depth, parent, fj__type_of[c]);
 }
+
+/* Whether a fj__type_of entry is a scalar's: the cursor steps over a scalar
+ * as it hands it out (one structural), and stays on a container's opening
+ * bracket for fj_value_get_array() / fj_value_get_object() to enter. */
+static inline bool fj__type_is_scalar(unsigned t) { return t <= FJ_TYPE_STRING + 1; }
 
 /* Checks the scalar (string, number, literal) at structural pos completely:
  * escapes, grammar, spelling, and that it ends at a delimiter (validate.c). */

@@ -61,7 +61,7 @@ fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj
   if ((!ptr && len) || !out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   if (len && ptr[0] != '/') return fj__fail(p, FJ_ERR_BAD_POINTER, fj__offset(p, v->pos));
-  if (v->depth == 0) fj_parser_rewind(p);
+  if (fj__depth(v) == 0) fj_parser_rewind(p);
   fj__arena_mark mark = fj__arena_save(p);
   char *tok = len ? fj__arena_alloc(p, len) : NULL;
   if (len && !tok) return fj__fail(p, FJ_ERR_NOMEM, 0);

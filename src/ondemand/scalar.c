@@ -201,7 +201,7 @@ fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len) {
   if (!s || !len) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   size_t end;
-  if ((err = value_end(p, v->pos, (uint32_t)v->depth, &end))) return err;
+  if ((err = value_end(p, v->pos, fj__depth(v), &end))) return err;
   *s = (const char *)p->buf + p->idx[v->pos];
   *len = end - p->idx[v->pos];
   return FJ_OK;
