@@ -469,11 +469,11 @@ static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos
     if (FJ_UNLIKELY(c != ',' || ++pos + 3 > n)) return false;
     c = buf[idx[pos]];
   }
-  const uint8_t vc = buf[idx[pos + 2]];
-  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !fj__is_value_start(vc))) return false;
+  const unsigned t = fj__type_of[buf[idx[pos + 2]]];
+  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return false;
   *key_pos = pos;
-  *value = fj__handle(p, pos + 2, depth, serial, vc);
-  p->pos = pos + 2;
+  *value = fj__handle_t(p, pos + 2, depth, serial, t);
+  p->pos = pos + 2 + fj__type_is_scalar(t); /* as fj_object_next() */
   o->state = FJ_ITER_MIDDLE;
   o->last = pos + 2;
   return true;
@@ -593,11 +593,12 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
       ok = c && c != '[' && c != '{';
       pos++;
     }
-    uint8_t c;
-    if (ok && pos + 2 <= n && buf[idx[pos]] == ',' && fj__is_value_start(c = buf[idx[pos + 1]])) {
+    unsigned t;
+    if (ok && pos + 2 <= n && buf[idx[pos]] == ',' && (t = fj__type_of[buf[idx[pos + 1]]])) {
       ++pos;
-      *elem = fj__handle(p, pos, depth, serial, c);
-      p->pos = a->last = pos;
+      *elem = fj__handle_t(p, pos, depth, serial, t);
+      a->last = pos;
+      p->pos = pos + fj__type_is_scalar(t); /* as fj_array_next() */
       return FJ_OK;
     }
   }
