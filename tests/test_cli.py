@@ -256,6 +256,16 @@ class Cli(unittest.TestCase):
             self.assertIn(b"--max-depth takes 1..10000", r.stderr, bad)
         self.assertEqual(run("validate", "--max-depth", "5", "-", stdin=b"[]").returncode, 2)
 
+    def test_malformed_pointer_is_a_usage_error(self):
+        for ptr in ("a", "/b~2c", "/b~", "~0"):
+            r = run("get", "-", ptr, stdin=b'{"a": 1}')
+            self.assertEqual(r.returncode, 2, ptr)
+            self.assertIn(b"malformed JSON Pointer", r.stderr, ptr)
+            self.assertNotIn(b"-:1:", r.stderr, ptr)  # no location in the file
+        for ptr, out in (("", b'{"a~/": 1}\n'), ("/a~0~1", b"1\n")):
+            r = run("get", "-", ptr, stdin=b'{"a~/": 1}')
+            self.assertEqual((r.returncode, r.stdout), (0, out), ptr)
+
     def test_pointer_token_on_an_array_is_explained(self):
         r = run("get", "-", "/a/x", stdin=b'{"a": [1, 2]}')
         self.assertEqual(r.returncode, 1)

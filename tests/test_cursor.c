@@ -576,8 +576,10 @@ static void misuse_errors(void **state) {
   assert_int_equal(get_i64(&v), 1);
   /* the parent moves on: the child iteration and its scalar are out of order */
   OK(fj_array_next(&a, &el));
-  EXPECT(fj_array_next(&child, &v), FJ_ERR_OUT_OF_ORDER);
+  fj_value none;
+  EXPECT(fj_array_next(&child, &none), FJ_ERR_OUT_OF_ORDER);
   int64_t x;
+  EXPECT(fj_value_get_int64(&none, &x), FJ_ERR_INVALID_ARG); /* zeroed by the failure */
   EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_OUT_OF_ORDER);
   EXPECT(fj_value_get_array(&first, &again), FJ_ERR_OUT_OF_ORDER); /* passed over */
   /* a sibling container at the same depth does not revive the old child */
@@ -642,6 +644,48 @@ static void misuse_errors(void **state) {
   EXPECT(fj_array_next(&old_a, &el), FJ_ERR_STALE_DOCUMENT);
   OK(fj_array_next(&again, &el));
   assert_int_equal(get_i64(&el), 1);
+}
+
+/* A failed call zeroes the handles it would have written, and a zeroed
+ * handle is refused: a caller who ignores the error reads nothing. */
+static void failures_leave_refused_handles(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "{\"a\": [1], \"b\": 2}"), v, k;
+  fj_object o;
+  fj_array a;
+  int64_t x;
+  OK(fj_value_get_object(&root, &o));
+  memset(&v, 0xAB, sizeof v);
+  EXPECT(fj_object_find(&o, "nope", &v), FJ_ERR_NO_SUCH_FIELD);
+  EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_INVALID_ARG);
+  OK(fj_object_find(&o, "a", &v));
+  memset(&a, 0xAB, sizeof a);
+  EXPECT(fj_value_get_object(&v, (fj_object *)&a), FJ_ERR_WRONG_TYPE);
+  EXPECT(fj_object_next((fj_object *)&a, &k, &v), FJ_ERR_INVALID_ARG);
+  OK(fj_object_find(&o, "a", &v));
+  OK(fj_value_get_array(&v, &a));
+  OK(fj_array_next(&a, &v));
+  assert_int_equal(get_i64(&v), 1);
+  EXPECT(fj_array_next(&a, &v), FJ_END);
+  EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_INVALID_ARG);
+  OK(fj_object_next(&o, &k, &v));
+  assert_int_equal(get_i64(&v), 2);
+  memset(&k, 0xAB, sizeof k);
+  EXPECT(fj_object_next(&o, &k, &v), FJ_END);
+  EXPECT(fj_value_get_int64(&k, &x), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_INVALID_ARG);
+  /* JSON Pointer, its result written over its input */
+  root = parse(f, "{\"a\": [1, 2]}");
+  v = root;
+  OK(fj_value_at_pointer(&v, "/a/1", &v));
+  assert_int_equal(get_i64(&v), 2);
+  v = root;
+  EXPECT(fj_value_at_pointer(&v, "/a/7", &v), FJ_ERR_INDEX_RANGE);
+  EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_INVALID_ARG);
+  /* a failed parse */
+  memset(&root, 0xAB, sizeof root);
+  EXPECT(parse_on(f, f->p, "[\"ab", &root), FJ_ERR_UNCLOSED_STRING);
+  EXPECT(fj_value_get_array(&root, &a), FJ_ERR_INVALID_ARG);
 }
 
 static void rewind_restarts(void **state) {
@@ -1090,6 +1134,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(object_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(skipping_unread_and_partial, setup, teardown),
       cmocka_unit_test_setup_teardown(misuse_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(failures_leave_refused_handles, setup, teardown),
       cmocka_unit_test_setup_teardown(rewind_restarts, setup, teardown),
       cmocka_unit_test_setup_teardown(depth_option, setup, teardown),
       cmocka_unit_test_setup_teardown(million_brackets, setup, teardown),

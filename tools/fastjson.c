@@ -52,7 +52,8 @@ static const char *const usage_text =
     "Exit status:\n"
     "  0  success (every FILE valid)\n"
     "  1  invalid JSON, or nothing at the pointer\n"
-    "  2  usage error (unknown command or option, missing FILE, unusable kernel)\n"
+    "  2  usage error (unknown command or option, missing FILE, malformed POINTER,\n"
+    "     unusable kernel)\n"
     "  3  a file could not be read, or output could not be written\n"
     "\n"
     "Examples:\n"
@@ -456,6 +457,17 @@ static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
   return rc;
 }
 
+/* Whether a JSON Pointer is well formed (RFC 6901 section 3): empty, or
+ * '/'-separated tokens in which '~' is always followed by '0' or '1'. A
+ * malformed one is the command line's fault, not the file's, so it is
+ * refused before the file is read. */
+static bool pointer_well_formed(const char *ptr) {
+  if (*ptr && *ptr != '/') return false;
+  for (const char *c = ptr; *c; c++)
+    if (*c == '~' && c[1] != '0' && c[1] != '1') return false;
+  return true;
+}
+
 static int cmd_get(fj_parser *p, int argc, char **argv) {
   /* a pointer starts with '/', so only a FILE can look like an option */
   if (argc > 0 && strcmp(argv[0], "--") == 0)
@@ -463,6 +475,10 @@ static int cmd_get(fj_parser *p, int argc, char **argv) {
   else if (argc > 0 && argv[0][0] == '-' && argv[0][1])
     return usage_error("unknown option", argv[0]);
   if (argc != 2) return usage_error("get needs FILE and POINTER", NULL);
+  if (!pointer_well_formed(argv[1]))
+    return usage_error("malformed JSON Pointer (RFC 6901: empty, or starting with '/'; "
+                       "'~' only as ~0 or ~1)",
+                       argv[1]);
   fj_file f;
   prog_file = argv[0];
   int rc = load(argv[0], &f);

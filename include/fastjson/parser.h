@@ -102,7 +102,9 @@ typedef enum fj_type {
 
 /** A handle to one value of the current document: a position in the
  *  structural index. Copy it freely; its fields are private (read the type
- *  with fj_value_type()). */
+ *  with fj_value_type()). A call that fails leaves each handle, array or
+ *  object it would have written zeroed, and every call refuses a zeroed one
+ *  with FJ_ERR_INVALID_ARG: ignoring an error never reads garbage. */
 typedef struct fj_value {
   fj_parser *parser;
   uint64_t parent; /* serial of the open parent container */

@@ -69,6 +69,15 @@ static inline fj_error skip_value(fj_parser *p) {
 
 fj_error fj__skip_current(fj_parser *p) { return skip_value(p); }
 
+/* A call that fails zeroes the handle it would have written (if any): a
+ * zeroed handle is refused (FJ_ERR_INVALID_ARG) by every later call, so a
+ * caller who ignores the error cannot read through a stale or uninitialised
+ * one. Returns err. */
+static fj_error refused(fj_error err, fj_value *out) {
+  if (out) *out = (fj_value){0};
+  return err;
+}
+
 /* Whether v is the cursor's current, unread value. */
 static bool is_current(const fj_parser *p, const fj_value *v) {
   return p->pos == v->pos && p->depth == fj__depth(v);
@@ -98,7 +107,10 @@ fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, '[', &serial);
-  if (err) return err;
+  if (err) {
+    *out = (fj_array){0}; /* refused by every later call */
+    return err;
+  }
   *out = (fj_array){v->parser, serial, v->pos, child_depth(v), UINT32_MAX, FJ_ITER_FRESH};
   return FJ_OK;
 }
@@ -107,7 +119,10 @@ fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, '{', &serial);
-  if (err) return err;
+  if (err) {
+    *out = (fj_object){0}; /* refused by every later call */
+    return err;
+  }
   *out = (fj_object){v->parser, serial, v->pos, child_depth(v), UINT32_MAX, FJ_ITER_FRESH};
   return FJ_OK;
 }
@@ -238,7 +253,7 @@ fj_error fj_array_next(fj_array *a, fj_value *elem) {
     fj_parser *p = a->parser;
     uint32_t pos;
     int r = leaf_step(p, a->serial, a->depth, &a->state, a->last, 2, ']', &pos);
-    if (r == LEAF_CLOSED) return FJ_END;
+    if (r == LEAF_CLOSED) return refused(FJ_END, elem);
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(t = fj__type_of[leaf_char(p, pos)])) {
       p->pos = pos + fj__type_is_scalar(t);
@@ -248,7 +263,8 @@ fj_error fj_array_next(fj_array *a, fj_value *elem) {
       return FJ_OK;
     }
   }
-  return array_next(a, elem);
+  fj_error err = array_next(a, elem);
+  return err ? refused(err, elem) : FJ_OK;
 }
 
 fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
@@ -256,8 +272,8 @@ fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
   for (size_t k = 0;; k++) {
     fj_error err = fj_array_next(a, &v);
     if (err == FJ_END)
-      return fj__fail(a->parser, FJ_ERR_INDEX_RANGE, fj__offset(a->parser, a->start));
-    if (err) return err;
+      err = fj__fail(a->parser, FJ_ERR_INDEX_RANGE, fj__offset(a->parser, a->start));
+    if (err) return refused(err, elem);
     if (k == i) break;
   }
   if (elem) *elem = v;
@@ -319,7 +335,10 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
     fj_parser *p = o->parser;
     uint32_t pos;
     int r = leaf_step(p, o->serial, o->depth, &o->state, o->last, 4, '}', &pos);
-    if (r == LEAF_CLOSED) return FJ_END;
+    if (r == LEAF_CLOSED) {
+      refused(FJ_END, key);
+      return refused(FJ_END, value);
+    }
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
                                     (t = fj__type_of[leaf_char(p, pos + 2)]))) {
@@ -331,7 +350,9 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
       return FJ_OK;
     }
   }
-  return object_next(o, key, value);
+  fj_error err = object_next(o, key, value);
+  if (err) refused(err, key);
+  return err ? refused(err, value) : FJ_OK;
 }
 
 /* A lookup found its field's value at structural vpos. */
@@ -487,7 +508,8 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
   else
     has_bs = memchr(key, '\\', key_len) != NULL;
   if (!has_bs && table_hit(o, key, key_len, value)) return FJ_OK;
-  return find_field(o, key, key_len, has_bs, value);
+  fj_error err = find_field(o, key, key_len, has_bs, value);
+  return err ? refused(err, value) : FJ_OK;
 }
 
 fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
@@ -498,7 +520,8 @@ fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
     for (; key[n]; n++)
       has_bs |= key[n] == '\\';
   if (key && !has_bs && table_hit(o, key, n, value)) return FJ_OK;
-  return find_field(o, key, n, has_bs, value);
+  fj_error err = find_field(o, key, n, has_bs, value);
+  return err ? refused(err, value) : FJ_OK;
 }
 
 fj_error fj_value_skip(const fj_value *v) {

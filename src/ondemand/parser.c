@@ -102,6 +102,7 @@ static fj_error finish_document(fj_parser *p, fj_value *root) {
 }
 
 fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *root) {
+  if (root) *root = (fj_value){0}; /* what a failure leaves: a handle every call refuses */
   if (!p || (!json && len) || !root) return FJ_ERR_INVALID_ARG;
   begin_document(p, json, len);
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);

@@ -55,7 +55,7 @@ static fj_error step(fj_value *cur, const char *tok, size_t n) {
   return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, cur->pos));
 }
 
-fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj_value *out) {
+static fj_error at_pointer(const fj_value *v, const char *ptr, size_t len, fj_value *out) {
   fj_error err = fj__check_value(v);
   if (err) return err;
   if ((!ptr && len) || !out) return FJ_ERR_INVALID_ARG;
@@ -78,6 +78,14 @@ fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj
   }
   fj__arena_restore(p, mark);
   if (!err) *out = cur;
+  return err;
+}
+
+fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj_value *out) {
+  fj_error err = at_pointer(v, ptr, len, out);
+  /* what a failure leaves (out may be v itself, so only now): a handle every
+   * call refuses */
+  if (err && out) *out = (fj_value){0};
   return err;
 }
 
