@@ -67,8 +67,7 @@ struct fj_writer {
   const uint8_t *short_k; /* constants of the short-string scan (copy_short()) */
   uint32_t indent;
   uint8_t indent_char;
-  uint8_t *after; /* [d]: the state after closing the container that makes depth d, so
-                   * [0] = ST_DONE; max_depth + 1 bytes */
+  uint64_t *stack; /* bit d: level d + 1 is an object */
   int mode;
   uint8_t *base;  /* start of the window's output: [base, pos) is not yet flushed */
   size_t flushed; /* bytes of this document before base */
@@ -153,12 +152,8 @@ static inline fj_error reserve(fj_writer *w, size_t n) {
 
 /* ---- separators ------------------------------------------------------------ */
 
-/* Opens a container at depth d (room for it checked): one byte per level
- * holds what comes after its end, so an end is one load. */
-static inline void push_level(fj_writer *w, uint32_t d, bool object) {
-  w->depth = d + 1;
-  w->after[d + 1] = object ? ST_OBJ_KEY_NEXT : ST_ARR_NEXT;
-  w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+static inline bool level_is_object(const fj_writer *w, uint32_t level) {
+  return (w->stack[(level - 1) >> 6] >> ((level - 1) & 63)) & 1;
 }
 
 static inline void put_newline_indent(fj_writer *w, uint32_t level) {
@@ -426,17 +421,16 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
 #else
   w->short_k = stop_high ? (const uint8_t *)w : NULL; /* only tested for NULL */
 #endif
-  size_t levels = (size_t)w->max_depth + 1;
-  w->after = fj__malloc(&a, levels);
+  size_t words = (w->max_depth + 63) / 64;
+  w->stack = fj__malloc(&a, words * sizeof *w->stack);
   w->icap = FJ_WBUF_SIZE;
   w->ibuf = fj__malloc(&a, w->icap);
-  if (!w->after || !w->ibuf) {
-    fj__free(&a, w->after, levels);
+  if (!w->stack || !w->ibuf) {
+    fj__free(&a, w->stack, words * sizeof *w->stack);
     fj__free(&a, w->ibuf, w->icap);
     fj__free(&a, w, sizeof *w);
     return FJ_ERR_NOMEM;
   }
-  w->after[0] = ST_DONE;
   start(w, sink);
   *out = w;
   return FJ_OK;
@@ -451,7 +445,7 @@ fj_error fj_writer_reset(fj_writer *w, fj_sink sink) {
 void fj_writer_free(fj_writer *w) {
   if (!w) return;
   fj_allocator a = w->alloc;
-  fj__free(&a, w->after, (size_t)w->max_depth + 1);
+  fj__free(&a, w->stack, (w->max_depth + 63) / 64 * sizeof *w->stack);
   fj__free(&a, w->ibuf, w->icap);
   fj__free(&a, w, sizeof *w);
 }
@@ -467,7 +461,13 @@ FJ_SLOW static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
   fj_error err = prefix_value(w, 1);
   if (FJ_UNLIKELY(err)) return err;
   *w->pos++ = c;
-  push_level(w, w->depth, object);
+  uint32_t d = w->depth++;
+  uint64_t bit = UINT64_C(1) << (d & 63);
+  if (object)
+    w->stack[d >> 6] |= bit;
+  else
+    w->stack[d >> 6] &= ~bit;
+  w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
   return FJ_OK;
 }
 
@@ -495,7 +495,8 @@ FJ_SLOW static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
   if (FJ_UNLIKELY(err)) return err;
   if (sep) put_newline_indent(w, w->depth - 1);
   *w->pos++ = c;
-  w->state = w->after[--w->depth];
+  uint32_t d = --w->depth;
+  w->state = d == 0 ? ST_DONE : level_is_object(w, d) ? ST_OBJ_KEY_NEXT : ST_ARR_NEXT;
   return FJ_OK;
 }
 
@@ -509,7 +510,13 @@ static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
       p += st == ST_ARR_NEXT;
       *p++ = c;
       w->pos = p;
-      push_level(w, d, object);
+      w->depth = d + 1;
+      uint64_t bit = UINT64_C(1) << (d & 63);
+      if (object)
+        w->stack[d >> 6] |= bit;
+      else
+        w->stack[d >> 6] &= ~bit;
+      w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
       return FJ_OK;
     }
   }
@@ -524,7 +531,8 @@ static inline fj_error end_fast(fj_writer *w, uint8_t c, bool object, unsigned f
     if (FJ_LIKELY(st - first < w->pair_fast && p < w->end)) {
       *p++ = c;
       w->pos = p;
-      w->state = w->after[--w->depth];
+      uint32_t d = --w->depth;
+      w->state = d == 0 ? ST_DONE : level_is_object(w, d) ? ST_OBJ_KEY_NEXT : ST_ARR_NEXT;
       return FJ_OK;
     }
   }
