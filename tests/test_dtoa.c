@@ -144,6 +144,26 @@ static bool json_number_ok(const char *s, int x) {
   return fixed ? (!exp && frac) : exp;
 }
 
+/* The text of -1^neg * d * 10^(x - digits + 1) by the documented rule,
+ * made independently of dtoa.c's printing: fixed notation for x in
+ * [-6, 21) ("0.00ddd", "dd.ddd", "ddd00.0"), else d[.ddd]e[-]x. */
+static void layout(char *out, int neg, uint64_t d, int x) {
+  char dig[24];
+  int n = snprintf(dig, sizeof dig, "%" PRIu64, d);
+  char *p = out;
+  if (neg) *p++ = '-';
+  if (x >= 0 && x < 21 && n <= x + 1)
+    sprintf(p, "%s%.*s.0", dig, x + 1 - n, "000000000000000000000");
+  else if (x >= 0 && x < 21)
+    sprintf(p, "%.*s.%s", x + 1, dig, dig + x + 1);
+  else if (x < 0 && x >= -6)
+    sprintf(p, "0.%.*s%s", -x - 1, "000000", dig);
+  else if (n > 1)
+    sprintf(p, "%c.%se%d", dig[0], dig + 1, x);
+  else
+    sprintf(p, "%ce%d", dig[0], x);
+}
+
 typedef struct stats {
   uint64_t checked, mismatches;
 } stats;
@@ -189,6 +209,11 @@ static void check(uint64_t bits, bool full, stats *st) {
     }
   }
   ok = ok && json_number_ok(buf, x);
+  if ((bits << 1) != 0) { /* and the exact text, laid out from those digits */
+    char want[64];
+    layout(want, bits >> 63, d, x);
+    ok = ok && strcmp(buf, want) == 0;
+  }
   if (!ok) {
     if (st->mismatches < 20)
       print_message("mismatch: bits %016" PRIx64 " (%.17g) -> \"%s\" digits %" PRIu64 " e%d\n",
@@ -390,11 +415,35 @@ static void test_short_below_one(void **state) {
   assert_int_equal(st.mismatches, 0);
 }
 
+/* Decimals of 1 to 17 significant digits at every decimal exponent x from
+ * -9 to 23, as strtod reads them: each layout of the notation rule (and
+ * each of the printer's cases: the digits' count against x + 1, integers
+ * past 17 digits, points after 1 to 16 digits, zeros after "0."). */
+static void test_layouts(void **state) {
+  (void)state;
+  stats st = {0, 0};
+  for (int m = 1; m <= 17; m++)
+    for (int x = -9; x <= 23; x++)
+      for (int i = 0; i < 400; i++) {
+        uint64_t k = 0;
+        for (int j = 0; j < m; j++)
+          k = k * 10 + (uint64_t)(j == 0 ? 1 + rng() % 9 : rng() % 10);
+        char s[48];
+        snprintf(s, sizeof s, "%" PRIu64 "e%d", k, x - m + 1);
+        uint64_t b = to_bits(strtod(s, NULL));
+        check(b, false, &st);
+        check(b | (UINT64_C(1) << 63), false, &st);
+      }
+  print_message("layouts: %" PRIu64 " checked, %" PRIu64 " mismatches\n", st.checked,
+                st.mismatches);
+  assert_int_equal(st.mismatches, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_short_below_one), cmocka_unit_test(test_notation),
-      cmocka_unit_test(test_special),         cmocka_unit_test(test_data_files),
-      cmocka_unit_test(test_random),
+      cmocka_unit_test(test_short_below_one), cmocka_unit_test(test_layouts),
+      cmocka_unit_test(test_notation),        cmocka_unit_test(test_special),
+      cmocka_unit_test(test_data_files),      cmocka_unit_test(test_random),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

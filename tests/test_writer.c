@@ -464,6 +464,64 @@ static void test_integers(void **state) {
   fj_buffer_free(&b);
 }
 
+/* Deep nesting: containers of random kinds to the depth limit (a value at
+ * each level), closed again with the right ends, compact and pretty; the
+ * expected text is built here byte by byte. A level more is refused, and
+ * an end of the wrong kind at every level. */
+static void test_deep_nesting(void **state) {
+  (void)state;
+  const uint32_t depths[] = {FJ_DEFAULT_MAX_DEPTH, 3000};
+  for (size_t t = 0; t < 2 * sizeof depths / sizeof *depths; t++) {
+    uint32_t max = depths[t / 2];
+    bool pretty = t % 2;
+    fj_buffer b = {0};
+    fj_writer *w;
+    fj_writer_options o = {.max_depth = t < 2 ? 0 : max, .flags = pretty ? FJ_WRITE_PRETTY : 0};
+    assert_int_equal(fj_writer_new(&w, &o, fj_sink_buffer(&b)), FJ_OK);
+    bool *obj = malloc(max);
+    assert_non_null(obj);
+    uint32_t kinds = 0x2545F491u + (uint32_t)t; /* own sequence: rng()'s is the other tests' */
+    for (uint32_t d = 0; d < max; d++) {
+      kinds = kinds * 1103515245u + 12345u;
+      obj[d] = (kinds >> 16) & 1;
+      if (d) { /* a member or an element before the next level */
+        if (obj[d - 1]) assert_int_equal(fj_writer_key(w, "k"), FJ_OK);
+        assert_int_equal(fj_writer_int64(w, d), FJ_OK);
+        if (obj[d - 1]) assert_int_equal(fj_writer_key(w, ""), FJ_OK);
+      }
+      assert_int_equal(obj[d] ? fj_writer_begin_object(w) : fj_writer_begin_array(w), FJ_OK);
+    }
+    if (obj[max - 1]) assert_int_equal(fj_writer_key(w, "x"), FJ_OK);
+    assert_int_equal(fj_writer_begin_array(w), FJ_ERR_DEPTH);
+    assert_int_equal(fj_writer_begin_object(w), FJ_ERR_DEPTH);
+    if (obj[max - 1]) assert_int_equal(fj_writer_null(w), FJ_OK);
+    for (uint32_t d = max; d-- > 0;) {
+      assert_int_equal(obj[d] ? fj_writer_end_array(w) : fj_writer_end_object(w),
+                       FJ_ERR_WRONG_TYPE);
+      assert_int_equal(obj[d] ? fj_writer_end_object(w) : fj_writer_end_array(w), FJ_OK);
+    }
+    assert_int_equal(fj_writer_finish(w), FJ_OK);
+    if (!pretty) {
+      size_t cap = (size_t)max * 32, n = 0;
+      char *want = malloc(cap);
+      assert_non_null(want);
+      for (uint32_t d = 0; d < max; d++) {
+        if (d) n += (size_t)snprintf(want + n, cap - n, obj[d - 1] ? "\"k\":%u,\"\":" : "%u,", d);
+        want[n++] = obj[d] ? '{' : '[';
+      }
+      if (obj[max - 1]) n += (size_t)snprintf(want + n, cap - n, "\"x\":null");
+      for (uint32_t d = max; d-- > 0;)
+        want[n++] = obj[d] ? '}' : ']';
+      assert_int_equal(b.len, n);
+      assert_memory_equal(b.data, want, n);
+      free(want);
+    }
+    free(obj);
+    fj_writer_free(w);
+    fj_buffer_free(&b);
+  }
+}
+
 /* ---- misuse ------------------------------------------------------------------ */
 
 /* Member calls refuse what their key or value call refuses, with the same
@@ -1033,10 +1091,15 @@ static void test_sample_oracle(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_compact_and_pretty), cmocka_unit_test(test_sample_oracle),
-      cmocka_unit_test(test_integers),           cmocka_unit_test(test_misuse),
-      cmocka_unit_test(test_member_misuse),      cmocka_unit_test(test_string_options),
-      cmocka_unit_test(test_long_strings),       cmocka_unit_test(test_sinks),
+      cmocka_unit_test(test_compact_and_pretty),
+      cmocka_unit_test(test_sample_oracle),
+      cmocka_unit_test(test_integers),
+      cmocka_unit_test(test_deep_nesting),
+      cmocka_unit_test(test_misuse),
+      cmocka_unit_test(test_member_misuse),
+      cmocka_unit_test(test_string_options),
+      cmocka_unit_test(test_long_strings),
+      cmocka_unit_test(test_sinks),
       cmocka_unit_test(test_random_documents),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
