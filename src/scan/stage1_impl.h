@@ -18,7 +18,8 @@
  *                                           no sequence left incomplete
  *
  * A kernel with a faster way to turn a bitmask into offsets defines
- * FJ_K_HAVE_FLATTEN and its own fj_k_flatten (same contract as below).
+ * FJ_K_HAVE_FLATTEN and its own fj_k_flatten, fj_k_base, fj_k_base_at and
+ * fj_k_base_next (same contract as below).
  * SIMD kernels get all but prefix_xor from simd_block.h.
  *
  * Bit i of a mask stands for byte i of the block.
@@ -85,6 +86,12 @@ static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
 #endif
 
 #ifndef FJ_K_HAVE_FLATTEN
+/* The offset of the block being flattened, in the form fj_k_flatten wants
+ * it: made once by fj_k_base_at, then moved on by 64 bytes a block. */
+typedef uint32_t fj_k_base;
+static inline fj_k_base fj_k_base_at(uint32_t at) { return at; }
+static inline fj_k_base fj_k_base_next(fj_k_base base) { return base + 64; }
+
 /* Appends the positions of the set bits of `bits`, plus `base`, at `out`.
  * Writes 8 entries unconditionally (the index has slack for it), and 8 more
  * only in blocks with more than 8 bits, so most blocks have no
@@ -98,7 +105,7 @@ static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
     out[k] = v_;                                                                                   \
     bits &= bits - 1;                                                                              \
   } while (0)
-static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
+static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bits) {
   int count = __builtin_popcountll(bits);
   for (int i = 0; i < 8; i++)
     FJ_K_PUT(i);
@@ -143,12 +150,13 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
 /* The index is written one block late: the flatten of a block (whose
  * branches depend on its bit count) runs while the next block is being
  * classified, so a mispredicted branch there is found early. */
-#define FJ_K_STEP(p, at)                                                                           \
+#define FJ_K_STEP(p)                                                                               \
   do {                                                                                             \
     fj_k_load(&blk, (p));                                                                          \
     fj_k_utf8_block(&u, &blk);                                                                     \
     uint64_t next_ = fj_k_block_structurals(&blk, &c);                                             \
-    out = fj_k_flatten(out, (uint32_t)(at)-64u, bits);                                             \
+    out = fj_k_flatten(out, base, bits);                                                           \
+    base = fj_k_base_next(base);                                                                   \
     bits = next_;                                                                                  \
   } while (0)
 
@@ -159,21 +167,22 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   fj_k_block blk;
   uint32_t *out = idx;
   uint64_t bits = 0; /* the structurals of the block before, not yet in the index */
+  fj_k_base base = fj_k_base_at(0u - 64u); /* that block's offset */
   size_t i = 0;
   for (; i + 128 <= len; i += 128) { /* two blocks a turn: less loop overhead */
-    FJ_K_STEP(buf + i, i);
-    FJ_K_STEP(buf + i + 64, i + 64);
+    FJ_K_STEP(buf + i);
+    FJ_K_STEP(buf + i + 64);
   }
   for (; i + 64 <= len; i += 64)
-    FJ_K_STEP(buf + i, i);
+    FJ_K_STEP(buf + i);
   if (i < len) { /* the tail, padded with spaces: never read past the input */
     uint8_t tail[64];
     memset(tail, ' ', sizeof tail);
     memcpy(tail, buf + i, len - i);
-    FJ_K_STEP(tail, i);
+    FJ_K_STEP(tail);
     i += 64;
   }
-  out = fj_k_flatten(out, (uint32_t)i - 64u, bits);
+  out = fj_k_flatten(out, base, bits);
   res->n = (uint32_t)(out - idx);
   res->u_escapes = c.u_escape != 0;
   res->backslashes = c.backslash != 0;
