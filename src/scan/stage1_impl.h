@@ -115,10 +115,11 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bit
 #undef FJ_K_PUT
 #endif
 
-/* One block: structural bits for the index, errors into c->bad. */
-static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry *c) {
-  fj__masks m;
-  fj_k_classify(blk, &m);
+/* One block, its byte classes `m` already worked out: structural bits for
+ * the index, errors into c->bad. */
+static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__masks *mp,
+                                              fj_k_carry *c) {
+  fj__masks m = *mp;
   /* Most blocks of most documents have no backslash and start unescaped:
    * they skip the arithmetic and the check of the escape characters. The
    * others do both behind one branch (data-dependent, so it mispredicts:
@@ -142,39 +143,61 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
   return (m.op & ~in_string) | (quote & in_string) | token_starts;
 }
 
-/* The index is written one block late: the flatten of a block (whose
- * branches depend on its bit count) runs while the next block is being
- * classified, so a mispredicted branch there is found early. */
-#define FJ_K_STEP(p)                                                                               \
+/* Each block is loaded and classified one step before its turn, so the
+ * branch on its backslashes has its input ready when it is reached: when
+ * that branch mispredicts, it is found out at once rather than after the
+ * comparisons have waited for their ports behind the block before. The
+ * index is written one block late: the flatten of a block (whose branches
+ * depend on its bit count) runs while the next block is being worked on,
+ * so a mispredicted branch there is found early too. */
+#define FJ_K_STEP(b, m)                                                                            \
   do {                                                                                             \
-    fj_k_load(&blk, (p));                                                                          \
-    fj_k_utf8_block(&u, &blk);                                                                     \
-    uint64_t next_ = fj_k_block_structurals(&blk, &c);                                             \
+    fj_k_utf8_block(&u, &(b));                                                                     \
+    uint64_t next_ = fj_k_block_structurals(&(b), &(m), &c);                                       \
     out = fj_k_flatten(out, base, bits);                                                           \
     base = fj_k_base_next(base);                                                                   \
     bits = next_;                                                                                  \
+  } while (0)
+#define FJ_K_AHEAD(b, m, p)                                                                        \
+  do {                                                                                             \
+    fj_k_load(&(b), (p));                                                                          \
+    fj_k_classify(&(b), &(m));                                                                     \
   } while (0)
 
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
   fj_k_carry c = {0, 0, 0, 0, 0, 0};
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
-  fj_k_block blk;
   uint32_t *out = idx;
   uint64_t bits = 0; /* the structurals of the block before, not yet in the index */
   fj_k_base base = fj_k_base_at(0u - 64u); /* that block's offset */
+  fj_k_block a, b;
+  fj__masks ma, mb;
   size_t i = 0;
-  for (; i + 128 <= len; i += 128) { /* two blocks a turn: less loop overhead */
-    FJ_K_STEP(buf + i);
-    FJ_K_STEP(buf + i + 64);
+  if (len >= 64) {
+    FJ_K_AHEAD(a, ma, buf);            /* a: the block at i */
+    for (; i + 192 <= len; i += 128) { /* two blocks a turn: less loop overhead */
+      FJ_K_AHEAD(b, mb, buf + i + 64);
+      FJ_K_STEP(a, ma);
+      FJ_K_AHEAD(a, ma, buf + i + 128);
+      FJ_K_STEP(b, mb);
+    }
+    if (i + 128 <= len) {
+      FJ_K_AHEAD(b, mb, buf + i + 64);
+      FJ_K_STEP(a, ma);
+      a = b;
+      ma = mb;
+      i += 64;
+    }
+    FJ_K_STEP(a, ma);
+    i += 64;
   }
-  for (; i + 64 <= len; i += 64)
-    FJ_K_STEP(buf + i);
   if (i < len) { /* the tail, padded with spaces: never read past the input */
     uint8_t tail[64];
     memset(tail, ' ', sizeof tail);
     memcpy(tail, buf + i, len - i);
-    FJ_K_STEP(tail);
+    FJ_K_AHEAD(a, ma, tail);
+    FJ_K_STEP(a, ma);
     i += 64;
   }
   out = fj_k_flatten(out, base, bits);
@@ -187,4 +210,5 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   }
   return FJ_OK;
 }
+#undef FJ_K_AHEAD
 #undef FJ_K_STEP
