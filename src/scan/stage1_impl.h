@@ -147,16 +147,17 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
  * branch on its backslashes has its input ready when it is reached: when
  * that branch mispredicts, it is found out at once rather than after the
  * comparisons have waited for their ports behind the block before. The
- * index is written one block late: the flatten of a block (whose branches
- * depend on its bit count) runs while the next block is being worked on,
- * so a mispredicted branch there is found early too. */
+ * index is written two blocks late for the same reason: the flatten of a
+ * block branches on its bit count, which is known by then (one block late,
+ * the branch still waited for the in-string mask of its block). */
 #define FJ_K_STEP(b, m)                                                                            \
   do {                                                                                             \
     fj_k_utf8_block(&u, &(b));                                                                     \
     uint64_t next_ = fj_k_block_structurals(&(b), &(m), &c);                                       \
     out = fj_k_flatten(out, base, bits);                                                           \
     base = fj_k_base_next(base);                                                                   \
-    bits = next_;                                                                                  \
+    bits = bits1;                                                                                  \
+    bits1 = next_;                                                                                 \
   } while (0)
 #define FJ_K_AHEAD(b, m, p)                                                                        \
   do {                                                                                             \
@@ -169,8 +170,8 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
   uint32_t *out = idx;
-  uint64_t bits = 0; /* the structurals of the block before, not yet in the index */
-  fj_k_base base = fj_k_base_at(0u - 64u); /* that block's offset */
+  uint64_t bits = 0, bits1 = 0; /* the structurals of the two blocks before, not yet in the index */
+  fj_k_base base = fj_k_base_at(0u - 128u); /* the offset of the first of them */
   fj_k_block a, b;
   fj__masks ma, mb;
   size_t i = 0;
@@ -201,6 +202,7 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
     i += 64;
   }
   out = fj_k_flatten(out, base, bits);
+  out = fj_k_flatten(out, fj_k_base_next(base), bits1);
   res->n = (uint32_t)(out - idx);
   res->u_escapes = c.u_escape != 0;
   res->backslashes = c.backslash != 0;
