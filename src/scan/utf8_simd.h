@@ -19,8 +19,6 @@
 #ifndef FJ_SCAN_UTF8_SIMD_H
 #define FJ_SCAN_UTF8_SIMD_H
 
-#include "util/compiler.h"
-
 enum {
   FJ_U8_TOO_SHORT = 1 << 0,      /* 11______ 0_______ or 11______ 11______ */
   FJ_U8_TOO_LONG = 1 << 1,       /* 0_______ 10______ */
@@ -113,7 +111,7 @@ static inline void fj_k_utf8_block(fj_k_utf8 *u, const fj_k_block *b) {
   fj_v any = b->v[0];
   for (int i = 1; i < FJ_V_N; i++)
     any = fj_v_or(any, b->v[i]);
-  if (FJ_LIKELY(fj_v_ascii(any))) { /* an ASCII block only has to close what came before */
+  if (fj_v_ascii(any)) { /* an ASCII block only has to close what came before */
     u->error = fj_v_or(u->error, u->incomplete);
     return;
   }
