@@ -58,12 +58,18 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
  * group of 16 is widened to 32 bits and stored. Up to 16 entries past the
  * last real one are written: the index has FJ_INDEX_SLACK for that. */
 #define FJ_K_HAVE_FLATTEN
-static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
+/* the block's offset is kept in all 16 lanes, moved on by a vector add
+ * rather than broadcast again from a general register every block */
+typedef __m512i fj_k_base;
+static inline fj_k_base fj_k_base_at(uint32_t at) { return _mm512_set1_epi32((int)at); }
+static inline fj_k_base fj_k_base_next(fj_k_base base) {
+  return _mm512_add_epi32(base, _mm512_set1_epi32(64));
+}
+static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base b, uint64_t bits) {
   const __m512i iota = _mm512_set_epi8(
       63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
       40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
       17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-  const __m512i b = _mm512_set1_epi32((int)base);
   __m512i pos = _mm512_maskz_compress_epi8(bits, iota);
   int count = __builtin_popcountll(bits);
   _mm512_storeu_si512(out, _mm512_add_epi32(b, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(pos))));

@@ -18,7 +18,8 @@
  *                                           no sequence left incomplete
  *
  * A kernel with a faster way to turn a bitmask into offsets defines
- * FJ_K_HAVE_FLATTEN and its own fj_k_flatten (same contract as below).
+ * FJ_K_HAVE_FLATTEN and its own fj_k_flatten, fj_k_base, fj_k_base_at and
+ * fj_k_base_next (same contract as below).
  * SIMD kernels get all but prefix_xor from simd_block.h.
  *
  * Bit i of a mask stands for byte i of the block.
@@ -42,31 +43,26 @@ typedef struct fj_k_carry {
 } fj_k_carry;
 
 /* Bytes that follow an escaping backslash. In a run of backslashes, the
- * first, third, ... escape the byte after them. Adding the start bit of
- * every run that starts on an odd position to the backslashes clears those
- * runs (the carry ripples through them) and keeps the even-started ones;
- * shifted up by one, that sum marks the bytes after even-started runs, and
- * XOR with the even positions gives the escaped bytes of both kinds; the
- * overflow says that the next block's byte 0 is escaped. (The method of
- * simdjson's find_escaped_branchless; Langdale & Lemire, "Parsing gigabytes
- * of JSON per second", VLDB Journal 28(6), 2019.)
- *
- * The carry from the last block (byte 0 is escaped) only makes the run at
- * byte 0 start one byte later, which flips the escaped bytes after it; so
- * the block is worked out as if there were no carry and the carry is
- * applied at the end. That keeps the block-to-block dependency to two
- * operations instead of the whole computation. */
+ * first, third, ... escape the byte after them. If byte 0 is escaped (the
+ * carry), a backslash there is an escaped one, so it is left out of the
+ * runs. Adding the start bit of every run that starts on an odd position
+ * to the backslashes clears those runs (the carry ripples through them)
+ * and keeps the even-started ones; shifted up by one, that sum marks the
+ * bytes after even-started runs, and XOR with the even positions gives the
+ * escaped bytes of both kinds; the overflow says that the next block's
+ * byte 0 is escaped. (The method of simdjson's find_escaped_branchless;
+ * Langdale & Lemire, "Parsing gigabytes of JSON per second", VLDB Journal
+ * 28(6), 2019.) About ten operations; the carry goes in first, so
+ * block-to-block it is a chain of five, in blocks with backslashes only. */
 static inline uint64_t fj_k_escaped(uint64_t backslash, uint64_t *carry) {
   const uint64_t even = 0x5555555555555555ull;
-  uint64_t follows = backslash << 1;
-  uint64_t odd_starts = backslash & ~even & ~follows;
-  uint64_t ends;
-  uint64_t over = __builtin_add_overflow(odd_starts, backslash, &ends);
-  uint64_t escaped = (even ^ (ends << 1)) & follows;
-  uint64_t first_run = backslash & ~(backslash + 1); /* the run at byte 0, if any */
   uint64_t c = *carry;
-  *carry = over ^ (c & (first_run >> 63));
-  return (escaped ^ ((first_run << 1) & (0 - c))) | c;
+  uint64_t escaping = backslash & ~c;
+  uint64_t follows = escaping << 1;
+  uint64_t odd_starts = escaping & ~even & ~follows;
+  uint64_t ends;
+  *carry = __builtin_add_overflow(odd_starts, escaping, &ends);
+  return ((even ^ (ends << 1)) & follows) | c;
 }
 
 /* The bytes inside strings, from the quotes that are not escaped: each
@@ -85,6 +81,12 @@ static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
 #endif
 
 #ifndef FJ_K_HAVE_FLATTEN
+/* The offset of the block being flattened, in the form fj_k_flatten wants
+ * it: made once by fj_k_base_at, then moved on by 64 bytes a block. */
+typedef uint32_t fj_k_base;
+static inline fj_k_base fj_k_base_at(uint32_t at) { return at; }
+static inline fj_k_base fj_k_base_next(fj_k_base base) { return base + 64; }
+
 /* Appends the positions of the set bits of `bits`, plus `base`, at `out`.
  * Writes 8 entries unconditionally (the index has slack for it), and 8 more
  * only in blocks with more than 8 bits, so most blocks have no
@@ -98,7 +100,7 @@ static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
     out[k] = v_;                                                                                   \
     bits &= bits - 1;                                                                              \
   } while (0)
-static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits) {
+static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bits) {
   int count = __builtin_popcountll(bits);
   for (int i = 0; i < 8; i++)
     FJ_K_PUT(i);
@@ -113,10 +115,11 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, uint32_t base, uint64_t bits
 #undef FJ_K_PUT
 #endif
 
-/* One block: structural bits for the index, errors into c->bad. */
-static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry *c) {
-  fj__masks m;
-  fj_k_classify(blk, &m);
+/* One block, its byte classes `m` already worked out: structural bits for
+ * the index, errors into c->bad. */
+static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__masks *mp,
+                                              fj_k_carry *c) {
+  fj__masks m = *mp;
   /* Most blocks of most documents have no backslash and start unescaped:
    * they skip the arithmetic and the check of the escape characters. The
    * others do both behind one branch (data-dependent, so it mispredicts:
@@ -140,40 +143,66 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, fj_k_carry 
   return (m.op & ~in_string) | (quote & in_string) | token_starts;
 }
 
-/* The index is written one block late: the flatten of a block (whose
- * branches depend on its bit count) runs while the next block is being
- * classified, so a mispredicted branch there is found early. */
-#define FJ_K_STEP(p, at)                                                                           \
+/* Each block is loaded and classified one step before its turn, so the
+ * branch on its backslashes has its input ready when it is reached: when
+ * that branch mispredicts, it is found out at once rather than after the
+ * comparisons have waited for their ports behind the block before. The
+ * index is written two blocks late for the same reason: the flatten of a
+ * block branches on its bit count, which is known by then (one block late,
+ * the branch still waited for the in-string mask of its block). */
+#define FJ_K_STEP(b, m)                                                                            \
   do {                                                                                             \
-    fj_k_load(&blk, (p));                                                                          \
-    fj_k_utf8_block(&u, &blk);                                                                     \
-    uint64_t next_ = fj_k_block_structurals(&blk, &c);                                             \
-    out = fj_k_flatten(out, (uint32_t)(at)-64u, bits);                                             \
-    bits = next_;                                                                                  \
+    fj_k_utf8_block(&u, &(b));                                                                     \
+    uint64_t next_ = fj_k_block_structurals(&(b), &(m), &c);                                       \
+    out = fj_k_flatten(out, base, bits);                                                           \
+    base = fj_k_base_next(base);                                                                   \
+    bits = bits1;                                                                                  \
+    bits1 = next_;                                                                                 \
+  } while (0)
+#define FJ_K_AHEAD(b, m, p)                                                                        \
+  do {                                                                                             \
+    fj_k_load(&(b), (p));                                                                          \
+    fj_k_classify(&(b), &(m));                                                                     \
   } while (0)
 
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
   fj_k_carry c = {0, 0, 0, 0, 0, 0};
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
-  fj_k_block blk;
   uint32_t *out = idx;
-  uint64_t bits = 0; /* the structurals of the block before, not yet in the index */
+  uint64_t bits = 0, bits1 = 0; /* the structurals of the two blocks before, not yet in the index */
+  fj_k_base base = fj_k_base_at(0u - 128u); /* the offset of the first of them */
+  fj_k_block a, b;
+  fj__masks ma, mb;
   size_t i = 0;
-  for (; i + 128 <= len; i += 128) { /* two blocks a turn: less loop overhead */
-    FJ_K_STEP(buf + i, i);
-    FJ_K_STEP(buf + i + 64, i + 64);
+  if (len >= 64) {
+    FJ_K_AHEAD(a, ma, buf);            /* a: the block at i */
+    for (; i + 192 <= len; i += 128) { /* two blocks a turn: less loop overhead */
+      FJ_K_AHEAD(b, mb, buf + i + 64);
+      FJ_K_STEP(a, ma);
+      FJ_K_AHEAD(a, ma, buf + i + 128);
+      FJ_K_STEP(b, mb);
+    }
+    if (i + 128 <= len) {
+      FJ_K_AHEAD(b, mb, buf + i + 64);
+      FJ_K_STEP(a, ma);
+      a = b;
+      ma = mb;
+      i += 64;
+    }
+    FJ_K_STEP(a, ma);
+    i += 64;
   }
-  for (; i + 64 <= len; i += 64)
-    FJ_K_STEP(buf + i, i);
   if (i < len) { /* the tail, padded with spaces: never read past the input */
     uint8_t tail[64];
     memset(tail, ' ', sizeof tail);
     memcpy(tail, buf + i, len - i);
-    FJ_K_STEP(tail, i);
+    FJ_K_AHEAD(a, ma, tail);
+    FJ_K_STEP(a, ma);
     i += 64;
   }
-  out = fj_k_flatten(out, (uint32_t)i - 64u, bits);
+  out = fj_k_flatten(out, base, bits);
+  out = fj_k_flatten(out, fj_k_base_next(base), bits1);
   res->n = (uint32_t)(out - idx);
   res->u_escapes = c.u_escape != 0;
   res->backslashes = c.backslash != 0;
@@ -183,4 +212,5 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   }
   return FJ_OK;
 }
+#undef FJ_K_AHEAD
 #undef FJ_K_STEP
