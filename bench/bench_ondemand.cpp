@@ -104,14 +104,14 @@ bool fj_visit(const fj_value *v, checksum &c) {
   }
   case FJ_TYPE_OBJECT: {
     fj_object o;
-    fj_value k, e;
+    fj_value e;
     fj_error err;
     const char *s;
     size_t n;
     if (fj_value_get_object(v, &o)) return false;
     c.containers++;
-    while ((err = fj_object_next(&o, &k, &e)) == FJ_OK) {
-      if (fj_value_get_string(&k, &s, &n)) return false;
+    // the key unescaped as it is stepped over (simdjson: unescaped_key())
+    while ((err = fj_object_next_key(&o, &s, &n, &e)) == FJ_OK) {
       c.string(s, n);
       if (!fj_visit(&e, c)) return false;
     }

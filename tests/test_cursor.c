@@ -1120,6 +1120,116 @@ static void get_number_kinds(void **state) {
   assert_true(n.kind == FJ_NUMBER_INT64 && n.i == 7);
 }
 
+/* Walks two parses of one document in lockstep: `a` with fj_object_next()
+ * and fj_value_get_string() on the key handle (the oracle), `b` with
+ * fj_object_next_key(). Every step must agree: codes, keys, values. */
+static void lockstep(const fj_value *a, const fj_value *b) {
+  fj_type ta, tb;
+  OK(fj_value_get_type(a, &ta));
+  OK(fj_value_get_type(b, &tb));
+  assert_int_equal(ta, tb);
+  if (ta == FJ_TYPE_OBJECT) {
+    fj_object oa, ob;
+    fj_value ka, va, vb;
+    OK(fj_value_get_object(a, &oa));
+    OK(fj_value_get_object(b, &ob));
+    for (;;) {
+      const char *sa, *sb;
+      size_t na, nb;
+      fj_error ea = fj_object_next(&oa, &ka, &va), eb = fj_object_next_key(&ob, &sb, &nb, &vb);
+      if (ea == FJ_OK) ea = fj_value_get_string(&ka, &sa, &na);
+      assert_int_equal(ea, eb);
+      if (ea) {
+        assert_null(sb);
+        assert_int_equal(nb, 0);
+        EXPECT(fj_value_get_type(&vb, &tb), FJ_ERR_INVALID_ARG); /* zeroed */
+        return;
+      }
+      assert_int_equal(na, nb);
+      assert_memory_equal(sa, sb, na);
+      lockstep(&va, &vb);
+    }
+  }
+  if (ta == FJ_TYPE_ARRAY) {
+    fj_array xa, xb;
+    fj_value ea, eb;
+    OK(fj_value_get_array(a, &xa));
+    OK(fj_value_get_array(b, &xb));
+    fj_error ra, rb;
+    while ((ra = fj_array_next(&xa, &ea)) == FJ_OK) {
+      OK(fj_array_next(&xb, &eb));
+      lockstep(&ea, &eb);
+    }
+    rb = fj_array_next(&xb, &eb);
+    assert_int_equal(ra, rb);
+    return;
+  }
+  const char *sa, *sb;
+  size_t na, nb;
+  OK(fj_value_get_raw(a, &sa, &na));
+  OK(fj_value_get_raw(b, &sb, &nb));
+  assert_int_equal(na, nb);
+  assert_memory_equal(sa, sb, na);
+}
+
+static void lockstep_doc(const char *json, size_t len) {
+  fj_parser *pa, *pb;
+  fj_value ra, rb;
+  OK(fj_parser_new(&pa, NULL));
+  OK(fj_parser_new(&pb, NULL));
+  if (fj_parser_parse(pa, json, len, &ra) == FJ_OK) {
+    OK(fj_parser_parse(pb, json, len, &rb));
+    lockstep(&ra, &rb);
+  }
+  fj_parser_free(pa);
+  fj_parser_free(pb);
+}
+
+static void object_next_key_matches_next(void **state) {
+  (void)state;
+  /* escaped keys (unescaped into scratch), a bad escape after good fields,
+   * a truncated object, a missing colon, empty keys */
+  static const char *const docs[] = {
+      "{\"a\": 1, \"b\\u00e9\": [true, {\"\": null}], \"\\ud83d\\ude00\": \"x\"}",
+      "{\"ok\": 1, \"bad\\x\": 2}",
+      "{\"ok\": 1, \"lone\\ud800\": 2}",
+      "{\"a\": 1, \"b\" 2}",
+      "{\"a\": {\"b\": [1, 2, {\"c\": 3}]}",
+      "{}",
+      "[{\"k\\\"q\": \"v\\n\"}, {\"k\": 1}]",
+  };
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++)
+    lockstep_doc(docs[i], strlen(docs[i]));
+  size_t count;
+  char **names = fj_test_list_dir(FJ_DATA_DIR "/corpus", ".json", &count);
+  if (!names) skip();
+  for (size_t i = 0; i < count; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/corpus/%s", FJ_DATA_DIR, names[i]);
+    size_t len;
+    char *buf = (char *)fj_test_read_file(path, &len);
+    assert_non_null(buf);
+    lockstep_doc(buf, len);
+    free(buf);
+  }
+  fj_test_free_list(names, count);
+  const char *key;
+  size_t key_len;
+  fj_parser *p;
+  fj_value root, v;
+  fj_object o;
+  OK(fj_parser_new(&p, NULL));
+  OK(fj_parser_parse(p, "{\"a\": 1}", 8, &root));
+  OK(fj_value_get_object(&root, &o));
+  EXPECT(fj_object_next_key(&o, NULL, &key_len, &v), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_object_next_key(&o, &key, NULL, &v), FJ_ERR_INVALID_ARG);
+  OK(fj_object_next_key(&o, &key, &key_len, &v)); /* the refusals did not move it */
+  assert_int_equal(key_len, 1);
+  assert_int_equal(get_i64(&v), 1);
+  EXPECT(fj_object_next_key(NULL, &key, &key_len, &v), FJ_ERR_INVALID_ARG);
+  fj_parser_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(types_of_every_kind, setup, teardown),
@@ -1142,6 +1252,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(raw_of_every_kind, setup, teardown),
       cmocka_unit_test_setup_teardown(error_locations, setup, teardown),
       cmocka_unit_test_setup_teardown(twitter_walk, setup, teardown),
+      cmocka_unit_test(object_next_key_matches_next),
       cmocka_unit_test_setup_teardown(missing_field_keeps_found_value, setup, teardown),
       /* last: under UBSan a failure here ends the program */
       cmocka_unit_test_setup_teardown(find_empty_key_null_pointer, setup, teardown),

@@ -389,6 +389,21 @@ FJ_API fj_error fj_value_get_object(const fj_value *v, fj_object *out);
  *          FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
 
+/** The next field with its key already read as fj_value_get_string() reads
+ *  it (one call instead of two, and no key handle).
+ *  @param key      receives the unescaped key: `*key_len` bytes of UTF-8,
+ *                  not NUL-terminated, pointing into the input or into
+ *                  parser scratch memory, valid until the next document.
+ *                  NULL and 0 on any error or FJ_END.
+ *  @param value    receives the field's value (may be NULL).
+ *  @return the codes of fj_object_next(); FJ_ERR_INVALID_ARG also when
+ *          `key` or `key_len` is NULL (the cursor does not move); the key's
+ *          errors of fj_value_get_string() (FJ_ERR_BAD_ESCAPE,
+ *          FJ_ERR_BAD_SURROGATE, FJ_ERR_NOMEM: the iteration has then moved
+ *          past the field). */
+FJ_API fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_len,
+                                   fj_value *value);
+
 /** Finds a field whose unescaped key equals the `key_len` bytes at `key`:
  *  the first one at or after the cursor (the field after the one last
  *  returned), searching forward, then from the start of the object up to

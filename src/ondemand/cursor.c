@@ -329,30 +329,49 @@ static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *v
   return FJ_OK;
 }
 
-/* As fj_array_next(); a field is a key, ':' and the start of a value. */
-fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
+/* The step of fj_object_next() and fj_object_next_key(): the key's
+ * structural into *key_pos and the value's handle. As fj_array_next(); a
+ * field is a key, ':' and the start of a value. */
+static inline fj_error object_step(fj_object *o, uint32_t *key_pos, fj_value *value) {
   if (FJ_LIKELY(o && o->parser)) {
     fj_parser *p = o->parser;
     uint32_t pos;
     int r = leaf_step(p, o->serial, o->depth, &o->state, o->last, 4, '}', &pos);
-    if (r == LEAF_CLOSED) {
-      refused(FJ_END, key);
-      return refused(FJ_END, value);
-    }
+    if (r == LEAF_CLOSED) return refused(FJ_END, value);
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
                                     (t = fj__type_of[leaf_char(p, pos + 2)]))) {
       p->pos = pos + 2 + fj__type_is_scalar(t);
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
-      if (key) *key = fj__handle(p, pos, o->depth, o->serial, '"');
+      *key_pos = pos;
       if (value) *value = fj__handle_t(p, pos + 2, o->depth, o->serial, t);
       return FJ_OK;
     }
   }
-  fj_error err = object_next(o, key, value);
-  if (err) refused(err, key);
-  return err ? refused(err, value) : FJ_OK;
+  fj_value key;
+  fj_error err = object_next(o, &key, value);
+  if (err) return refused(err, value);
+  *key_pos = key.pos;
+  return FJ_OK;
+}
+
+fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
+  uint32_t key_pos;
+  fj_error err = object_step(o, &key_pos, value);
+  if (key) *key = err ? (fj_value){0} : fj__handle(o->parser, key_pos, o->depth, o->serial, '"');
+  return err;
+}
+
+fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_len, fj_value *value) {
+  if (FJ_UNLIKELY(!key || !key_len)) return refused(FJ_ERR_INVALID_ARG, value);
+  uint32_t key_pos;
+  fj_error err = object_step(o, &key_pos, value);
+  if (FJ_LIKELY(!err) && FJ_LIKELY(!(err = fj__string_at(o->parser, key_pos, key, key_len))))
+    return FJ_OK;
+  *key = NULL;
+  *key_len = 0;
+  return refused(err, value);
 }
 
 /* A lookup found its field's value at structural vpos. */

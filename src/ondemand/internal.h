@@ -350,6 +350,27 @@ static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, si
   return fj__find_backslash_short(p, s, n, &first) ? first : p->find_backslash(s, n);
 }
 
+/* Unescapes the string value at structural pos into scratch memory, or
+ * points into the input when it has no escapes: the contract of
+ * fj_value_get_string() after its handle checks (string.c). */
+fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **s, size_t *len);
+
+/* fj__read_string() with its common case inline: a short string without
+ * escapes needs no frame and no call. */
+static inline fj_error fj__string_at(fj_parser *p, uint32_t pos, const char **s, size_t *len) {
+  const uint8_t *start = p->buf + p->idx[pos];
+  size_t first;
+  if (FJ_LIKELY(*start == '"')) {
+    size_t n = (size_t)(fj__string_close(p, pos) - start - 1);
+    if (FJ_LIKELY(fj__find_backslash_short(p, start + 1, n, &first) && first == n)) {
+      *s = (const char *)start + 1;
+      *len = n;
+      return FJ_OK;
+    }
+  }
+  return fj__read_string(p, pos, s, len);
+}
+
 /* Field tables (field_table.c). A lookup in object o wrapped around to its
  * start: returns true when o has just been given a usable table. */
 bool fj__fields_wrapped(fj_parser *p, const fj_object *o);

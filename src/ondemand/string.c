@@ -264,9 +264,7 @@ static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n
   return FJ_OK;
 }
 
-/* Unescapes the string value at structural pos into scratch memory (or
- * points into the input when it has no escapes). */
-static FJ_NOINLINE fj_error read_string(fj_parser *p, uint32_t pos, const char **out, size_t *len) {
+FJ_NOINLINE fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **out, size_t *len) {
   const uint8_t *start = p->buf + p->idx[pos];
   if (FJ_UNLIKELY(*start != '"')) return fj__fail(p, FJ_ERR_WRONG_TYPE, p->idx[pos]);
   const uint8_t *close = fj__string_close(p, pos);
@@ -300,19 +298,7 @@ fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len) {
   fj_error err = fj__check_value(v);
   if (err) return err;
   if (!s || !len) return FJ_ERR_INVALID_ARG;
-  /* a short string without escapes, in a leaf (no frame, no call) */
-  fj_parser *p = v->parser;
-  const uint8_t *start = p->buf + p->idx[v->pos];
-  size_t first;
-  if (FJ_LIKELY(*start == '"')) {
-    size_t n = (size_t)(fj__string_close(p, v->pos) - start - 1);
-    if (FJ_LIKELY(fj__find_backslash_short(p, start + 1, n, &first) && first == n)) {
-      *s = (const char *)start + 1;
-      *len = n;
-      return FJ_OK;
-    }
-  }
-  return read_string(p, v->pos, s, len);
+  return fj__string_at(v->parser, v->pos, s, len);
 }
 
 fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *len) {
