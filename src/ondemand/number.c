@@ -372,7 +372,7 @@ static uint64_t el_round(const fj_prod *pr, unsigned s, int exact) {
 
 /* Bits of the double nearest to w * 10^q, or FJ_EL_UNDECIDED.
  * Needs w != 0 and FJ_POW5_MIN <= q <= FJ_POW5_MAX. */
-static uint64_t eisel_lemire(uint64_t w, int64_t q) {
+static inline __attribute__((always_inline)) uint64_t eisel_lemire(uint64_t w, int64_t q) {
   int lz = __builtin_clzll(w);
   fj_prod pr;
   if (!el_product(w << lz, q, &pr)) return FJ_EL_UNDECIDED;
