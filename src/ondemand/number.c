@@ -33,9 +33,11 @@ __extension__ typedef unsigned __int128 fj_u128;
 #define FJ_MAX_W_DIGITS 19                 /* 10^19 - 1 < 2^64 */
 
 #if defined(__GNUC__) || defined(__clang__)
+#define FJ_NUM_INLINE inline __attribute__((always_inline)) /* hot, more than one caller */
 #define FJ_NUM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define FJ_NUM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
+#define FJ_NUM_INLINE inline
 #define FJ_NUM_LIKELY(x) (x)
 #define FJ_NUM_UNLIKELY(x) (x)
 #endif
@@ -107,7 +109,7 @@ static const uint8_t *eat_digits_short(const uint8_t *s, const uint8_t *end, uin
  * readable bytes, whole chunks go at once and the last partial chunk of k
  * digits too (shifted up behind '0' padding), which avoids a hard-to-predict
  * branch per digit. */
-static const uint8_t *eat_digits(const uint8_t *s, const uint8_t *end, uint64_t *w) {
+static FJ_NUM_INLINE const uint8_t *eat_digits(const uint8_t *s, const uint8_t *end, uint64_t *w) {
 #if FJ_SWAR
   while (end - s >= 8) {
     unsigned k = take_digits8(s, w);
@@ -372,7 +374,7 @@ static uint64_t el_round(const fj_prod *pr, unsigned s, int exact) {
 
 /* Bits of the double nearest to w * 10^q, or FJ_EL_UNDECIDED.
  * Needs w != 0 and FJ_POW5_MIN <= q <= FJ_POW5_MAX. */
-static inline __attribute__((always_inline)) uint64_t eisel_lemire(uint64_t w, int64_t q) {
+static FJ_NUM_INLINE uint64_t eisel_lemire(uint64_t w, int64_t q) {
   int lz = __builtin_clzll(w);
   fj_prod pr;
   if (!el_product(w << lz, q, &pr)) return FJ_EL_UNDECIDED;
@@ -655,17 +657,7 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
     w = (uint64_t)(*s++ - '0');
     if (s < end && is_digit(*s)) {
       w = w * 10 + (uint64_t)(*s++ - '0');
-#if FJ_SWAR
-      while (end - s >= 8 && is_digit(*s)) {
-        unsigned k = take_digits8(s, &w);
-        s += k;
-        if (k < 8) break;
-      }
-#endif
-      while (s < end && is_digit(*s)) {
-        w = w * 10 + (uint64_t)(*s - '0');
-        s++;
-      }
+      if (s < end && is_digit(*s)) s = eat_digits(s, end, &w);
     }
   }
 
@@ -675,19 +667,7 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
   int is_integer = 1;
   if (s < end && *s == '.') {
     const uint8_t *f = ++s;
-#if FJ_SWAR
-    /* 8 digits a step, the last partial step included (no branch per
-     * digit); one at a time only within 8 bytes of the end */
-    while (end - s >= 8) {
-      unsigned k = take_digits8(s, &w);
-      s += k;
-      if (k < 8) break;
-    }
-#endif
-    while (s < end && is_digit(*s)) {
-      w = w * 10 + (uint64_t)(*s - '0');
-      s++;
-    }
+    s = eat_digits(s, end, &w);
     size_t frac_len = (size_t)(s - f);
     if (FJ_NUM_UNLIKELY(frac_len == 0)) return 0;
     ndigits += frac_len;
