@@ -1204,10 +1204,8 @@ static void object_next_key_matches_next(void **state) {
   char **names = fj_test_list_dir(FJ_DATA_DIR "/corpus", ".json", &count);
   if (!names) skip();
   for (size_t i = 0; i < count; i++) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/corpus/%s", FJ_DATA_DIR, names[i]);
     size_t len;
-    char *buf = (char *)fj_test_read_file(path, &len);
+    char *buf = (char *)fj_test_read_in(FJ_DATA_DIR "/corpus", names[i], &len);
     assert_non_null(buf);
     lockstep_doc(buf, len);
     free(buf);

@@ -27,6 +27,13 @@ static inline unsigned char *fj_test_read_file(const char *path, size_t *len) {
   return buf;
 }
 
+/* fj_test_read_file() of the file `name` in folder `dir`. */
+static inline unsigned char *fj_test_read_in(const char *dir, const char *name, size_t *len) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  return fj_test_read_file(path, len);
+}
+
 static inline int fj_test_cmp_names(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }

@@ -286,10 +286,8 @@ static void corpus_is_valid(void **state) {
   char **names = fj_test_list_dir(FJ_DATA_DIR "/corpus", ".json", &count);
   if (!names) skip();
   for (size_t i = 0; i < count; i++) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/corpus/%s", FJ_DATA_DIR, names[i]);
     size_t len;
-    unsigned char *buf = fj_test_read_file(path, &len);
+    unsigned char *buf = fj_test_read_in(FJ_DATA_DIR "/corpus", names[i], &len);
     assert_non_null(buf);
     fj_error err = fj_parser_validate(p, buf, len);
     if (err) print_error("%s: %s\n", names[i], fj_error_name(err));
