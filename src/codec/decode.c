@@ -451,7 +451,17 @@ static bool policy_on(int per_type, uint32_t flags, uint32_t bit) {
 
 void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_record *r,
                            uint64_t *seen, fj_decode_fields *it) {
-  it->o = *o;
+  /* member by member: `o` was usually just stored by fj_value_get_object()
+   * in 8-byte pieces, which a 16-byte load of a whole-struct copy
+   * cannot take from the store buffer (it waits for them to retire);
+   * GCC merges four 4-byte copies into one, two 8-byte ones it keeps */
+  it->o.parser = o->parser;
+  it->o.serial = o->serial;
+  uint64_t start_depth, last_state;
+  memcpy(&start_depth, &o->start, 8);
+  memcpy(&last_state, &o->last, 8);
+  memcpy(&it->o.start, &start_depth, 8);
+  memcpy(&it->o.last, &last_state, 8);
   it->r = r;
   it->seen = seen;
   it->want = 0;
