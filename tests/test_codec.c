@@ -250,6 +250,18 @@ static void test_policy_values(void **state) {
   assert_int_equal(p.matrix.count, 3);
   assert_int_equal(p.matrix.items[1].count, 0);
   assert_int_equal(p.matrix.items[2].items[0], 3);
+  /* integers at the edges of their types, short and long */
+  assert_string_equal(policy("{\"qty\": -2147483648, \"big\": 18446744073709551614, \"i64\": "
+                             "-9223372036854775808}",
+                             0, &p, &a),
+                      "");
+  assert_true(p.qty == INT32_MIN && p.big == UINT64_MAX - 1 && p.i64 == INT64_MIN);
+  assert_string_equal(
+      policy("{\"qty\": 2147483647, \"big\": -0, \"i64\": 9223372036854775807}", 0, &p, &a), "");
+  assert_true(p.qty == INT32_MAX && p.big == 0 && p.i64 == INT64_MAX);
+  assert_string_equal(
+      policy("{\"qty\": 12345, \"big\": 10000000000000000000, \"i64\": -1234}", 0, &p, &a), "");
+  assert_true(p.qty == 12345 && p.big == UINT64_C(10000000000000000000) && p.i64 == -1234);
   /* keys with escapes: unescaped only when the raw bytes do not match */
   assert_string_equal(policy("{\"q\\u0074y\": 1, \"quo\\\"te\": true, \"back\\\\slash\": true, "
                              "\"name\": \"n\\u00e9\"}",
@@ -279,6 +291,14 @@ static void test_policy_errors(void **state) {
                       "/big at byte 18: -1 is out of range for uint64");
   assert_string_equal(policy("{\"qty\": 1, \"i64\": 9223372036854775808}", 0, NULL, &a),
                       "/i64 at byte 18: 9223372036854775808 is out of range for int64");
+  assert_string_equal(policy("{\"qty\": 1, \"big\": 18446744073709551616}", 0, NULL, &a),
+                      "/big at byte 18: 18446744073709551616 is out of range for uint64");
+  assert_string_equal(policy("{\"qty\": 1, \"big\": 100000000000000000000}", 0, NULL, &a),
+                      "/big at byte 18: 100000000000000000000 is out of range for uint64");
+  assert_string_equal(policy("{\"qty\": 1, \"i64\": -9223372036854775809}", 0, NULL, &a),
+                      "/i64 at byte 18: -9223372036854775809 is out of range for int64");
+  assert_string_equal(policy("{\"qty\": 1, \"i64\": 12345678901234567e3}", 0, NULL, &a),
+                      "/i64 at byte 18: 12345678901234567e3 is not an integer (int64)");
   assert_string_equal(policy("{\"qty\": 1.5}", 0, NULL, &a),
                       "/qty at byte 8: 1.5 is not an integer (int32)");
   assert_string_equal(policy("{\"qty\": \"7\"}", 0, NULL, &a),

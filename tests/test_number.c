@@ -489,6 +489,28 @@ static long check_integer(const char *s) {
   free(buf);
   int ok = ewi == egi && ewu == egu && li == strlen(s) && lu == strlen(s) && (egi || gi == wi) &&
            (egu || gu == wu) && egi2 == egi && li2 == li && gi2 == gi;
+  /* the fast path fj__integer_text, alone and followed by more bytes: an
+   * integer whose magnitude fits in 64 bits (strtoull says), or nothing */
+  int neg = *s == '-';
+  errno = 0;
+  unsigned long long wm = strtoull(s + neg, NULL, 10);
+  int fits = errno != ERANGE;
+  for (int padded_run = 0; padded_run < 2; padded_run++) {
+    size_t n = padded_run ? strlen(padded) : strlen(s);
+    uint8_t *b = malloc(n);
+    assert_non_null(b);
+    memcpy(b, padded_run ? padded : s, n);
+    uint64_t m = 0;
+    int gneg = -1;
+    size_t gl = 0;
+    int got = fj__integer_text(b, b + n, &m, &gneg, &gl);
+    free(b);
+    if (got != fits || (got && (m != wm || gneg != neg || gl != strlen(s)))) {
+      printf("integer %s: fj__integer_text %d %" PRIu64 " neg %d len %zu (want %d %llu)\n", s, got,
+             m, gneg, gl, fits, wm);
+      ok = 0;
+    }
+  }
   if (!ok)
     printf("integer %s: i64 %s %" PRId64 " (want %s %" PRId64 "), u64 %s %" PRIu64
            " (want %s %" PRIu64 ")\n",
@@ -525,7 +547,15 @@ static void test_integers(void **state) {
                                 "9999999999999999999",
                                 "10000000000000000000",
                                 "-10000000000000000000",
-                                "12345678901234567890123"};
+                                "12345678901234567890123",
+                                "1234",
+                                "12345",
+                                "-12345678",
+                                "123456789",
+                                "28446744073709551615",
+                                "18446744073709551605",
+                                "18446744083709551615",
+                                "-18446744073709551614"};
   long bad = 0, n = 0;
   for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++, n++)
     bad += check_integer(edges[i]);

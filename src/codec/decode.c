@@ -206,10 +206,20 @@ static inline bool number_ends(const fj_parser *p, const uint8_t *s, size_t len)
 static inline bool fast_int64(const fj_value *v, int64_t *out) {
   const uint8_t *s = number_text(v);
   if (FJ_UNLIKELY(!s)) return false;
-  const uint8_t *end = v->parser->buf + v->parser->len;
+  uint64_t m;
+  int neg;
   size_t len;
-  return fj__small_integer(s, end, out) ||
-         (fj__parse_int64(s, end, out, &len) == FJ_OK && number_ends(v->parser, s, len));
+  if (!fj__integer_text(s, v->parser->buf + v->parser->len, &m, &neg, &len) ||
+      !number_ends(v->parser, s, len))
+    return false;
+  if (!neg) {
+    if (FJ_UNLIKELY(m > (uint64_t)INT64_MAX)) return false;
+    *out = (int64_t)m;
+  } else {
+    if (FJ_UNLIKELY(m > (uint64_t)INT64_MAX + 1)) return false;
+    *out = m == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)m;
+  }
+  return true;
 }
 
 fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {
@@ -236,10 +246,14 @@ fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
 fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
+  uint64_t m;
+  int neg;
   size_t len;
-  if (FJ_LIKELY(s) && fj__parse_uint64(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&
-      number_ends(v->parser, s, len))
+  if (FJ_LIKELY(s) && fj__integer_text(s, v->parser->buf + v->parser->len, &m, &neg, &len) &&
+      (!neg || !m) && number_ends(v->parser, s, len)) { /* "-0" is 0 */
+    *out = m;
     return FJ_OK;
+  }
   fj_error e = fj_value_get_uint64(v, out);
   return e ? number_error(d, v, e, "uint64") : FJ_OK;
 }
@@ -437,7 +451,17 @@ static bool policy_on(int per_type, uint32_t flags, uint32_t bit) {
 
 void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_record *r,
                            uint64_t *seen, fj_decode_fields *it) {
-  it->o = *o;
+  /* member by member: `o` was usually just stored by fj_value_get_object()
+   * in 8-byte pieces, which a 16-byte load of a whole-struct copy
+   * cannot take from the store buffer (it waits for them to retire);
+   * GCC merges four 4-byte copies into one, two 8-byte ones it keeps */
+  it->o.parser = o->parser;
+  it->o.serial = o->serial;
+  uint64_t start_depth, last_state;
+  memcpy(&start_depth, &o->start, 8);
+  memcpy(&last_state, &o->last, 8);
+  memcpy(&it->o.start, &start_depth, 8);
+  memcpy(&it->o.last, &last_state, 8);
   it->r = r;
   it->seen = seen;
   it->want = 0;

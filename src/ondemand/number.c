@@ -61,35 +61,7 @@ typedef struct fj_numtext {
 } fj_numtext;
 
 #if FJ_SWAR
-/* The value of 8 ASCII digits, first digit in the lowest byte: combine
- * neighbours into 2-, 4-, then 8-digit lanes (no lane ever overflows). */
-static uint64_t value8(uint64_t v) {
-  v -= UINT64_C(0x3030303030303030);
-  v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
-  v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
-  return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
-}
-
-static const uint64_t fj_pow10_u64[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-
-/* Appends the digits that start the 8 bytes at s to w (w * 10^k + their
- * value) and returns their count k (0 to 8), from one load and without a
- * branch per digit: the k digits are moved to the top of the word behind
- * '0' bytes, which add nothing. */
-static inline unsigned take_digits8(const uint8_t *s, uint64_t *w) {
-  uint64_t chunk;
-  memcpy(&chunk, s, 8);
-  uint64_t bad = fj__nondigit_bytes(chunk);
-  if (!bad) {
-    *w = *w * 100000000 + value8(chunk);
-    return 8;
-  }
-  unsigned k = (unsigned)__builtin_ctzll(bad) >> 3;
-  /* two shifts: k = 0 would shift by 64 in one */
-  uint64_t padded = ((chunk << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
-  *w = *w * fj_pow10_u64[k] + value8(padded);
-  return k;
-}
+const uint64_t fj__pow10_u64[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
 #endif
 
 /* Reads digits [s, end) into *w (wrapping mod 2^64); returns the end of the
@@ -112,7 +84,7 @@ static const uint8_t *eat_digits_short(const uint8_t *s, const uint8_t *end, uin
 static FJ_NUM_INLINE const uint8_t *eat_digits(const uint8_t *s, const uint8_t *end, uint64_t *w) {
 #if FJ_SWAR
   while (end - s >= 8) {
-    unsigned k = take_digits8(s, w);
+    unsigned k = fj__take_digits8(s, w);
     s += k;
     if (k < 8) return s;
   }

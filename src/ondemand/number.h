@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fastjson/error.h"
 #include "fastjson/parser.h"
@@ -26,9 +27,80 @@ static inline uint64_t fj__nondigit_bytes(uint64_t v) {
   uint64_t x = v - UINT64_C(0x3030303030303030);
   return (x | (x + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
 }
+
+/* The value of 8 ASCII digits, first digit in the lowest byte: combine
+ * neighbours into 2-, 4-, then 8-digit lanes (no lane ever overflows). */
+static inline uint64_t fj__value8(uint64_t v) {
+  v -= UINT64_C(0x3030303030303030);
+  v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+  v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+  return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+
+extern const uint64_t fj__pow10_u64[8]; /* 10^0 .. 10^7 */
+
+/* Appends the digits that start the 8 bytes at s to w (w * 10^k + their
+ * value, wrapping mod 2^64) and returns their count k (0 to 8), from one
+ * load and without a branch per digit: the k digits are moved to the top of
+ * the word behind '0' bytes, which add nothing. */
+static inline unsigned fj__take_digits8(const uint8_t *s, uint64_t *w) {
+  uint64_t chunk;
+  memcpy(&chunk, s, 8);
+  uint64_t bad = fj__nondigit_bytes(chunk);
+  if (!bad) {
+    *w = *w * 100000000 + fj__value8(chunk);
+    return 8;
+  }
+  unsigned k = (unsigned)__builtin_ctzll(bad) >> 3;
+  /* two shifts: k = 0 would shift by 64 in one */
+  uint64_t padded = ((chunk << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+  *w = *w * fj__pow10_u64[k] + fj__value8(padded);
+  return k;
+}
 #else
 #define FJ_SWAR 0
 #endif
+
+/* The common integer, for callers' fast paths: an optional '-', then "0" or
+ * up to 20 digits not starting with '0' whose magnitude fits in 64 bits.
+ * Returns 1 with the magnitude, the sign and the text's length; 0 for
+ * anything else, which the exact parsers below then report. What follows
+ * the digits is not looked at: callers check that it is a delimiter, which
+ * also turns away fractions, exponents and leading zeros ("01"). Long
+ * integers go 8 digits a step (ids, timestamps), the first 4 one at a time. */
+static inline int fj__integer_text(const uint8_t *p, const uint8_t *end, uint64_t *mag, int *neg,
+                                   size_t *len) {
+  const uint8_t *s = p;
+  *neg = s < end && *s == '-';
+  s += *neg;
+  if (s >= end || (unsigned)(*s - '0') > 9u) return 0;
+  const uint8_t *digits = s;
+  uint64_t w = (uint64_t)(*s++ - '0');
+  if (w) {
+    /* up to 4 digits one at a time (the most common integers: cheapest) */
+    const uint8_t *stop = end - s > 3 ? s + 3 : end;
+    while (s < stop && (unsigned)(*s - '0') < 10u)
+      w = w * 10 + (uint64_t)(*s++ - '0');
+    if (s == stop && s < end && (unsigned)(*s - '0') < 10u) {
+#if FJ_SWAR
+      while (end - s >= 8) {
+        unsigned k = fj__take_digits8(s, &w);
+        s += k;
+        if (k < 8) break;
+      }
+#endif
+      while (s < end && (unsigned)(*s - '0') < 10u)
+        w = w * 10 + (uint64_t)(*s++ - '0');
+      size_t n = (size_t)(s - digits);
+      /* up to 19 digits always fit; w is the value mod 2^64, exact for 20
+       * digits up to 2^64 - 1, which compare as text */
+      if (n > 19 && (n > 20 || memcmp(digits, "18446744073709551615", 20) > 0)) return 0;
+    }
+  }
+  *mag = w;
+  *len = (size_t)(s - p);
+  return 1;
+}
 
 /* Checks the grammar only. *is_integer is 1 when there is no fraction and no
  * exponent. FJ_ERR_BAD_NUMBER on malformed text (then *len is the offset of
