@@ -558,6 +558,35 @@ static void skipping_unread_and_partial(void **state) {
 
 /* ---- misuse ------------------------------------------------------------------ */
 
+/* Skipping a container stops exactly at its closing bracket, wherever that
+ * falls among the structurals the skip takes four at a time: a second
+ * container glued to it (no comma) is an error, not part of the first. */
+static void skipping_stops_at_the_closing_bracket(void **state) {
+  fixture *f = *state;
+  /* the first element closes at the 1st, 2nd, 3rd or 4th structural after
+   * its '[', and an opening bracket follows at once */
+  static const char *const docs[] = {"[[][[3]],4]",    "[[1][[3]],4]",    "[[[]][[3]],4]",
+                                     "[[1,2][[3]],4]", "[[[[]]][[3]],4]", "[[1,2,3,4,5][[3]],4]"};
+  static const size_t glued[] = {3, 4, 5, 6, 7, 12}; /* offset of the second '[' */
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+    fj_value root = parse(f, docs[i]), el;
+    fj_array a;
+    assert_int_equal(docs[i][glued[i]], '[');
+    OK(fj_value_get_array(&root, &a));
+    OK(fj_array_next(&a, &el));                            /* not entered: */
+    EXPECT(fj_array_next(&a, &el), FJ_ERR_EXPECTED_COMMA); /* skipped */
+    assert_location(f->p, FJ_ERR_EXPECTED_COMMA, glued[i], 1, glued[i] + 1);
+    /* the same skip inside a lookup */
+    char obj[64];
+    const char *end = strstr(docs[i], ",4]"); /* the two glued containers */
+    snprintf(obj, sizeof obj, "{\"a\": %.*s, \"b\": 1}", (int)(end - docs[i] - 1), docs[i] + 1);
+    root = parse(f, obj);
+    fj_object o;
+    OK(fj_value_get_object(&root, &o));
+    EXPECT(fj_object_find(&o, "b", &el), FJ_ERR_EXPECTED_COMMA);
+  }
+}
+
 static void misuse_errors(void **state) {
   fixture *f = *state;
   const char *json = "[[1, 2], [3], 4, {\"k\": [5]}]";
@@ -1241,6 +1270,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(missing_field_keeps_cursor, setup, teardown),
       cmocka_unit_test_setup_teardown(object_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(skipping_unread_and_partial, setup, teardown),
+      cmocka_unit_test_setup_teardown(skipping_stops_at_the_closing_bracket, setup, teardown),
       cmocka_unit_test_setup_teardown(misuse_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(failures_leave_refused_handles, setup, teardown),
       cmocka_unit_test_setup_teardown(rewind_restarts, setup, teardown),
