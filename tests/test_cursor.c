@@ -798,6 +798,20 @@ static void depth_option(void **state) {
   OK(fj_value_get_array(&root, &a[0]));
   OK(fj_array_next(&a[0], &el));
   EXPECT(fj_array_next(&a[0], &el), FJ_ERR_DEPTH);
+  /* and the iteration stays failed: no element after the skip that failed */
+  fj_error again = fj_array_next(&a[0], &el);
+  assert_true(again != FJ_OK && again != FJ_END);
+  again = fj_array_next(&a[0], &el);
+  assert_true(again != FJ_OK && again != FJ_END);
+  /* the same inside an object lookup and its later steps */
+  fj_object o;
+  OK(parse_on(f, p, "{\"a\": [[[[7]]]], \"b\": 1}", &root));
+  OK(fj_value_get_object(&root, &o));
+  EXPECT(fj_object_find(&o, "b", &el), FJ_ERR_DEPTH);
+  again = fj_object_find(&o, "b", &el);
+  assert_true(again != FJ_OK);
+  again = fj_object_next(&o, NULL, &el);
+  assert_true(again != FJ_OK && again != FJ_END);
   /* objects count as levels too */
   OK(fj_parser_validate(p, "{\"a\":[{\"b\":1}]}", 15));
   EXPECT(fj_parser_validate(p, "{\"a\":[{\"b\":[1]}]}", 17), FJ_ERR_DEPTH);
