@@ -86,12 +86,13 @@ static bool is_current(const fj_parser *p, const fj_value *v) {
 /* The depth of the children of the container v. */
 static inline uint32_t child_depth(const fj_value *v) { return fj__depth(v) + 1; }
 
-/* Enters the container v (whose first byte must be `open`). */
-static fj_error enter(const fj_value *v, uint8_t open, uint64_t *serial) {
+/* Enters the container v, which must be of `type`. */
+static fj_error enter(const fj_value *v, fj_type type, uint64_t *serial) {
   fj_error err = fj__check_value(v);
   if (err) return err;
   fj_parser *p = v->parser;
-  if (fj__char(p, v->pos) != open) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
+  /* the handle's type, not the byte: no loads for the cursor to wait on */
+  if (fj_value_type(v) != type) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
   if (!is_current(p, v)) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
   const uint32_t depth = fj__depth(v) + 1;
   if (depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
@@ -106,7 +107,7 @@ static fj_error enter(const fj_value *v, uint8_t open, uint64_t *serial) {
 fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
-  fj_error err = enter(v, '[', &serial);
+  fj_error err = enter(v, FJ_TYPE_ARRAY, &serial);
   if (err) {
     *out = (fj_array){0}; /* refused by every later call */
     return err;
@@ -118,7 +119,7 @@ fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
 fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
-  fj_error err = enter(v, '{', &serial);
+  fj_error err = enter(v, FJ_TYPE_OBJECT, &serial);
   if (err) {
     *out = (fj_object){0}; /* refused by every later call */
     return err;
