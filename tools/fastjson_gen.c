@@ -31,7 +31,9 @@
  * site, so the generated file keeps both few. A member table (offset, kind,
  * has-flag) lets the library compare the scalar fields for fj_equal_<Type>()
  * (fj_members_equal); a writer writes a scalar field's key and value with one
- * call (fj_writer_member_*); the fj_equal_<Type>() are not inlined into each
+ * call (fj_writer_member_*), its keys pre-quoted where they can be (one array
+ * of `"key":` texts the writer copies unchecked: fj_writer_qmember_*,
+ * fj_writer_qkey); the fj_equal_<Type>() are not inlined into each
  * other. One root reader for every fj_read_<Type>() (a case per type instead
  * of an adapter per type) saved 3% but cost read_struct/flat 2%.
  * Readers and writers otherwise stay straight-line: table-driven ones cost
@@ -1297,6 +1299,45 @@ static void emit_union_reader(sbuf *c, const type *t) {
 
 /* ---- writers ---------------------------------------------------------------------- */
 
+/* The writers' keys, pre-quoted (fj_writer_qkey): each once, one after
+ * another in one array (fj_qkeys) with FJ_QKEY_SPAN's 32 spare bytes after
+ * the last, so every key's 32-byte block is readable and keys share cache
+ * lines. */
+static sbuf g_qkeys;        /* the array's lines */
+static size_t g_qkeys_len;  /* its bytes so far */
+static char **g_qkey_names; /* the keys so far, quoted, and their offsets */
+static size_t *g_qkey_offsets, g_nqkeys;
+
+/* `"name":` can be written unchecked under every writer option: printable
+ * ASCII but for '"', '\\' and '/', and at most 32 bytes with the quotes
+ * and the colon (the writer's inline limit). */
+static bool qkey_ok(const char *name, size_t n) {
+  if (n + 3 > 32) return false;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '/') return false;
+  }
+  return true;
+}
+
+/* "fj_qkeys + OFFSET, LEN" for a key that qkey_ok() accepts. */
+static char *qkey_ref(const char *name, size_t n) {
+  char *q = fmt("\"%.*s\":", (int)n, name);
+  size_t qlen = n + 3, i = 0;
+  while (i < g_nqkeys && strcmp(g_qkey_names[i], q) != 0)
+    i++;
+  if (i == g_nqkeys) {
+    g_qkey_names = xrealloc(g_qkey_names, (g_nqkeys + 1) * sizeof *g_qkey_names);
+    g_qkey_offsets = xrealloc(g_qkey_offsets, (g_nqkeys + 1) * sizeof *g_qkey_offsets);
+    g_qkey_names[i] = q;
+    g_qkey_offsets[i] = g_qkeys_len;
+    g_nqkeys++;
+    out(&g_qkeys, "\n    %s /* %zu */", c_string(q, qlen), g_qkeys_len);
+    g_qkeys_len += qlen;
+  }
+  return fmt("fj_qkeys + %zu, %zu", g_qkey_offsets[i], qlen);
+}
+
 static char *write_call(const type *t, const char *src, bool pointer) {
   switch (t->kind) {
   case T_BOOL: return fmt("fj_writer_bool(w, %s)", src);
@@ -1338,23 +1379,26 @@ static void emit_helper_writers(sbuf *c, const type *t) {
   }
 }
 
-/* A scalar field's key and value as one writer call (fj_writer_member_*), or
- * NULL for a field written as a key, then its value. */
-static char *member_write_call(const field *f, const char *key, const char *src) {
+/* A scalar field's key and value as one writer call (fj_writer_member_* for
+ * `m` "member" and `k` "qkey" "key"; fj_writer_qmember_* for "qmember" and
+ * "qkey"), or NULL for a field written as a key, then its value. */
+static char *member_write_call(const field *f, const char *m, const char *k, const char *key,
+                               const char *src) {
   switch (f->t->kind) {
-  case T_BOOL: return fmt("fj_writer_member_bool(w, %s, %s)", key, src);
+  case T_BOOL: return fmt("fj_writer_%s_bool(w, %s, %s)", m, key, src);
   case T_INT32:
-  case T_INT64: return fmt("fj_writer_member_int64(w, %s, %s)", key, src);
-  case T_UINT64: return fmt("fj_writer_member_uint64(w, %s, %s)", key, src);
-  case T_DOUBLE: return fmt("fj_writer_member_double(w, %s, %s)", key, src);
-  case T_STRING: return fmt("fj_writer_member_stringn(w, %s, %s.data, %s.len)", key, src, src);
+  case T_INT64: return fmt("fj_writer_%s_int64(w, %s, %s)", m, key, src);
+  case T_UINT64: return fmt("fj_writer_%s_uint64(w, %s, %s)", m, key, src);
+  case T_DOUBLE: return fmt("fj_writer_%s_double(w, %s, %s)", m, key, src);
+  case T_STRING: return fmt("fj_writer_%s_stringn(w, %s, %s.data, %s.len)", m, key, src, src);
   case T_CONST:
-    return fmt("fj_writer_member_stringn(w, %s, %s, %zu)", key,
+    return fmt("fj_writer_%s_stringn(w, %s, %s, %zu)", m, key,
                c_string(f->t->values[0], f->t->value_lens[0]), f->t->value_lens[0]);
   case T_ENUM: /* a value outside the enum: the key, then write_<Enum>'s refusal */
-    return fmt("(unsigned)%s < %zuu ? fj_writer_member_stringn(w, %s, %s_values[%s], "
-               "%s_value_lens[%s]) : (e = fj_writer_keyn(w, %s)) ? e : write_%s(w, %s)",
-               src, f->t->nvalues, key, f->t->name, src, f->t->name, src, key, f->t->name, src);
+    return fmt("(unsigned)%s < %zuu ? fj_writer_%s_stringn(w, %s, %s_values[%s], "
+               "%s_value_lens[%s]) : (e = fj_writer_%s(w, %s)) ? e : write_%s(w, %s)",
+               src, f->t->nvalues, m, key, f->t->name, src, f->t->name, src, k, key, f->t->name,
+               src);
   default: return NULL;
   }
 }
@@ -1365,12 +1409,15 @@ static void emit_record_writer(sbuf *c, const type *t) {
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
     char *src = fmt("in->%s", f->cname);
-    char *key =
-        fmt("(e = fj_writer_keyn(w, %s, %zu))", c_string(f->name, f->name_len), f->name_len);
+    /* the key pre-quoted when it can be, else as the name */
+    bool q = qkey_ok(f->name, f->name_len);
+    const char *m = q ? "qmember" : "member", *k = q ? "qkey" : "keyn";
+    char *keyarg = q ? qkey_ref(f->name, f->name_len)
+                     : fmt("%s, %zu", c_string(f->name, f->name_len), f->name_len);
+    char *key = fmt("(e = fj_writer_%s(w, %s))", k, keyarg);
     char *val = fmt("(e = %s)", write_call(f->t, src, f->pointer));
     const char *present = has_flag(f) ? fmt("in->has_%s", f->cname) : f->pointer ? src : NULL;
-    char *member =
-        member_write_call(f, fmt("%s, %zu", c_string(f->name, f->name_len), f->name_len), src);
+    char *member = member_write_call(f, m, k, keyarg, src);
     if (member && !present) {
       out(c, "  if ((e = %s)) return e;\n", member);
     } else if (member && !f->required) {
@@ -1378,8 +1425,8 @@ static void emit_record_writer(sbuf *c, const type *t) {
     } else if (!present) {
       out(c, "  if (%s || %s) return e;\n", key, val);
     } else if (f->required && member) { /* required and nullable: absent is written as null */
-      out(c, "  if ((e = %s ? %s : fj_writer_member_null(w, %s, %zu))) return e;\n", present,
-          member, c_string(f->name, f->name_len), f->name_len);
+      out(c, "  if ((e = %s ? %s : fj_writer_%s_null(w, %s))) return e;\n", present, member, m,
+          keyarg);
     } else if (f->required) {
       out(c, "  if (%s) return e;\n", key);
       out(c, "  if (%s ? %s : (e = fj_writer_null(w))) return e;\n", present, val);
@@ -1399,7 +1446,10 @@ static void emit_union_writer(sbuf *c, const type *t) {
     const variant *vr = &t->variants[i];
     out(c, "  case %s_%s:\n", t->name, vr->cname);
     char *src = fmt("in->as.%s", vr->cname);
-    if (t->shape == SHAPE_NESTED)
+    if (t->shape == SHAPE_NESTED && qkey_ok(vr->tag, vr->tag_len))
+      out(c, "    if (!(e = fj_writer_qkey(w, %s))) e = %s;\n", qkey_ref(vr->tag, vr->tag_len),
+          write_call(vr->t, src, vr->pointer));
+    else if (t->shape == SHAPE_NESTED)
       out(c, "    if (!(e = fj_writer_keyn(w, %s, %zu))) e = %s;\n", c_string(vr->tag, vr->tag_len),
           vr->tag_len, write_call(vr->t, src, vr->pointer));
     else
@@ -1560,6 +1610,11 @@ static void emit_source(sbuf *c, const char *header_name) {
           t->name);
   }
   out(c, "\n");
+  if (g_nqkeys) {
+    out(c, "/* The writers' keys as written, quoted and with the colon, one after another\n"
+           " * and then FJ_QKEY_SPAN's 32 spare bytes (fj_writer_qkey()). */\n");
+    out(c, "static const char fj_qkeys[%zu] =%s;\n\n", g_qkeys_len + 32, g_qkeys.s);
+  }
   if (g_need_str_equal) {
     out(c, "static bool str_equal(fj_str a, fj_str b) {\n");
     out(c, "  return a.len == b.len && (!a.len || memcmp(a.data, b.data, a.len) == 0);\n}\n\n");
