@@ -182,8 +182,9 @@ static bool ev_qmember(fj_writer *w, const event *k, const event *v, fj_error *e
 }
 
 /* As ev_play_members(), with pre-quoted keys wherever they may be: members
- * through ev_qmember(), other keys through fj_writer_qkey(). The output
- * must be identical. */
+ * through ev_qmember(), keys of containers with their bracket through
+ * fj_writer_qkey_begin_object/array(), other keys through fj_writer_qkey().
+ * The output must be identical. */
 static fj_error ev_play_qmembers(fj_writer *w, const events *l) {
   for (size_t i = 0; i < l->n; i++) {
     fj_error err;
@@ -193,7 +194,14 @@ static fj_error ev_play_qmembers(fj_writer *w, const events *l) {
     if (e->kind == EV_KEY && i + 1 < l->n && ev_qmember(w, e, &l->e[i + 1], &err)) {
       i++;
     } else if (e->kind == EV_KEY && (q = quote_key(e->s, e->n, &n)) != NULL) {
-      err = fj_writer_qkey(w, q, n);
+      ev_kind next = i + 1 < l->n ? l->e[i + 1].kind : EV_KEY;
+      if (next == EV_BO || next == EV_BA) { /* the key and the bracket in one call */
+        err = next == EV_BO ? fj_writer_qkey_begin_object(w, q, n)
+                            : fj_writer_qkey_begin_array(w, q, n);
+        i++;
+      } else {
+        err = fj_writer_qkey(w, q, n);
+      }
       free(q);
     } else {
       err = ev_one(w, e);
@@ -652,6 +660,7 @@ static void test_qmember_misuse(void **state) {
   assert_int_equal(fj_writer_end_object(w), FJ_OK);
   assert_int_equal(fj_writer_end_array(w), FJ_OK);
   assert_int_equal(fj_writer_qmember_bool(w, keys, 4, true), FJ_ERR_TRAILING_CONTENT);
+  assert_int_equal(fj_writer_qkey_begin_array(w, keys, 4), FJ_ERR_TRAILING_CONTENT);
   assert_int_equal(fj_writer_finish(w), FJ_OK);
   const char *want = "[{\"d\":7,\"s\":\"a\\\"b\",\"t\":\"needs \\\\ escaping\",\"x\":0.25,"
                      "\"a key of thirty-three characters!\":-3,\"y\":[]}]";
@@ -667,7 +676,7 @@ static void test_qmember_misuse(void **state) {
 static fj_error collect(void *ctx, const void *bytes, size_t len);
 
 static fj_error qkeys_long(fj_writer *w, bool quoted) {
-  static const char keys[] = "\"id\":\"name\":\"price\":\"ok\":\"none\":\"list\":"
+  static const char keys[] = "\"id\":\"name\":\"price\":\"ok\":\"none\":\"list\":\"sub\":"
                              "................................";
   fj_error e = fj_writer_begin_array(w);
   for (int i = 0; !e && i < 20000; i++) {
@@ -678,7 +687,14 @@ static fj_error qkeys_long(fj_writer *w, bool quoted) {
       if (!e) e = fj_writer_qmember_double(w, keys + 12, 8, i / 7.0);
       if (!e) e = fj_writer_qmember_bool(w, keys + 20, 5, i & 1);
       if (!e) e = fj_writer_qmember_null(w, keys + 25, 7);
+      if (!e) e = fj_writer_qkey_begin_object(w, keys + 39, 6);
+      if (!e) e = fj_writer_qmember_int64(w, keys, 5, i);
+      if (!e) e = fj_writer_end_object(w);
       if (!e) e = fj_writer_qkey(w, keys + 32, 7);
+      if (!e) e = fj_writer_begin_array(w);
+      if (!e) e = fj_writer_int64(w, -i);
+      if (!e) e = fj_writer_end_array(w);
+      if (!e) e = fj_writer_qkey_begin_array(w, keys + 32, 7);
     } else {
       if (!e) e = fj_writer_keyn(w, "id", 2);
       if (!e) e = fj_writer_uint64(w, (uint64_t)i * 2654435761u);
@@ -690,15 +706,48 @@ static fj_error qkeys_long(fj_writer *w, bool quoted) {
       if (!e) e = fj_writer_bool(w, i & 1);
       if (!e) e = fj_writer_keyn(w, "none", 4);
       if (!e) e = fj_writer_null(w);
+      if (!e) e = fj_writer_keyn(w, "sub", 3);
+      if (!e) e = fj_writer_begin_object(w);
+      if (!e) e = fj_writer_keyn(w, "id", 2);
+      if (!e) e = fj_writer_int64(w, i);
+      if (!e) e = fj_writer_end_object(w);
       if (!e) e = fj_writer_keyn(w, "list", 4);
+      if (!e) e = fj_writer_begin_array(w);
+      if (!e) e = fj_writer_int64(w, -i);
+      if (!e) e = fj_writer_end_array(w);
+      if (!e) e = fj_writer_keyn(w, "list", 4);
+      if (!e) e = fj_writer_begin_array(w);
     }
-    if (!e) e = fj_writer_begin_array(w);
     if (!e) e = fj_writer_int64(w, -i);
     if (!e) e = fj_writer_end_array(w);
     if (!e) e = fj_writer_end_object(w);
   }
   if (!e) e = fj_writer_end_array(w);
   return e ? e : fj_writer_finish(w);
+}
+
+/* Beyond max_depth, the key stays written and a value is still due. */
+static void test_qkey_begin_depth(void **state) {
+  (void)state;
+  static const char keys[] = "\"k\":\"a\":................................";
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.max_depth = 1}, fj_sink_buffer(&b)),
+                   FJ_OK);
+  assert_int_equal(fj_writer_qkey_begin_object(w, keys, 4), FJ_ERR_EXPECTED_VALUE); /* root */
+  assert_int_equal(fj_writer_begin_object(w), FJ_OK);
+  assert_int_equal(fj_writer_qkey_begin_object(w, keys, 4), FJ_ERR_DEPTH);
+  assert_int_equal(fj_writer_qkey_begin_array(w, keys + 4, 4), FJ_ERR_EXPECTED_VALUE);
+  assert_int_equal(fj_writer_null(w), FJ_OK);
+  assert_int_equal(fj_writer_qkey_begin_array(w, keys + 4, 4), FJ_ERR_DEPTH);
+  assert_int_equal(fj_writer_bool(w, false), FJ_OK);
+  assert_int_equal(fj_writer_end_object(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  const char *want = "{\"k\":null,\"a\":false}";
+  assert_int_equal(b.len, strlen(want));
+  assert_memory_equal(b.data, want, b.len);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
 }
 
 static void test_qmember_long(void **state) {
@@ -1277,6 +1326,7 @@ int main(void) {
       cmocka_unit_test(test_member_misuse),
       cmocka_unit_test(test_qmember_misuse),
       cmocka_unit_test(test_qmember_long),
+      cmocka_unit_test(test_qkey_begin_depth),
       cmocka_unit_test(test_string_options),
       cmocka_unit_test(test_long_strings),
       cmocka_unit_test(test_sinks),

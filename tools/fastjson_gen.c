@@ -1349,8 +1349,9 @@ static char *write_call(const type *t, const char *src, bool pointer) {
   case T_CONST:
     return fmt("fj_writer_stringn(w, %s, %zu)", c_string(t->values[0], t->value_lens[0]),
                t->value_lens[0]);
+  case T_ARRAY: /* every writer that writes an array has an `e` */
+    return fmt("((e = fj_writer_begin_array(w)) ? e : write_%s_rest(w, %s))", t->name, src);
   case T_ENUM:
-  case T_ARRAY:
   case T_MAP: return fmt("write_%s(w, %s)", t->name, src);
   default: return fmt("fj_write_%s(w, %s%s)", t->name, pointer ? "" : "&", src);
   }
@@ -1364,8 +1365,8 @@ static void emit_helper_writers(sbuf *c, const type *t) {
     out(c, "  return fj_writer_stringn(w, %s_values[v], %s_value_lens[v]);\n}\n\n", t->name,
         t->name);
   } else if (t->kind == T_ARRAY) {
-    out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
-    out(c, "  fj_error e = fj_writer_begin_array(w);\n");
+    out(c, "static fj_error write_%s_rest(fj_writer *w, %s v) {\n  fj_error e = FJ_OK;\n", t->name,
+        t->name);
     out(c, "  for (size_t i = 0; !e && i < v.count; i++)\n    e = %s;\n",
         write_call(t->elem, "v.items[i]", false));
     out(c, "  return e ? e : fj_writer_end_array(w);\n}\n\n");
@@ -1377,6 +1378,25 @@ static void emit_helper_writers(sbuf *c, const type *t) {
     out(c, "    if (!e) e = %s;\n  }\n", write_call(t->elem, "v.values[i]", false));
     out(c, "  return e ? e : fj_writer_end_object(w);\n}\n\n");
   }
+}
+
+/* Whether a type's writer has a write_<T>_rest(): everything after the
+ * opening bracket, for a value written right after a pre-quoted key whose
+ * call writes the bracket too (fj_writer_qkey_begin_object/array). Unions
+ * with the tag inside need every variant to be a record. */
+static bool has_rest(const type *t) {
+  if (t->kind == T_ARRAY || (t->kind == T_RECORD && !t->wrapper)) return true;
+  if (t->kind != T_UNION) return false;
+  for (size_t i = 0; t->shape == SHAPE_FIELD && i < t->nvariants; i++)
+    if (t->variants[i].t->kind != T_RECORD || t->variants[i].t->wrapper) return false;
+  return true;
+}
+
+/* "(e = fj_writer_qkey_begin_X(w, KEY)) || (e = write_<T>_rest(w, SRC))". */
+static char *qkey_rest_call(const type *t, const char *keyarg, const char *src, bool pointer) {
+  return fmt("(e = fj_writer_qkey_begin_%s(w, %s)) || (e = write_%s_rest(w, %s%s))",
+             t->kind == T_ARRAY ? "array" : "object", keyarg, t->name,
+             t->kind == T_ARRAY || pointer ? "" : "&", src);
 }
 
 /* A scalar field's key and value as one writer call (fj_writer_member_* for
@@ -1405,7 +1425,10 @@ static char *member_write_call(const field *f, const char *m, const char *k, con
 
 static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
-  out(c, "  fj_error e = fj_writer_begin_object(w);\n  if (e) return e;\n");
+  out(c, "  fj_error e = fj_writer_begin_object(w);\n");
+  out(c, "  return e ? e : write_%s_rest(w, in);\n}\n\n", t->name);
+  out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "  fj_error e;\n");
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
     char *src = fmt("in->%s", f->cname);
@@ -1418,6 +1441,17 @@ static void emit_record_writer(sbuf *c, const type *t) {
     char *val = fmt("(e = %s)", write_call(f->t, src, f->pointer));
     const char *present = has_flag(f) ? fmt("in->has_%s", f->cname) : f->pointer ? src : NULL;
     char *member = member_write_call(f, m, k, keyarg, src);
+    if (!member && q && has_rest(f->t)) { /* the key and the bracket in one call */
+      char *kv = qkey_rest_call(f->t, keyarg, src, f->pointer);
+      if (!present)
+        out(c, "  if (%s) return e;\n", kv);
+      else if (!f->required)
+        out(c, "  if (%s && (%s)) return e;\n", present, kv);
+      else
+        out(c, "  if (%s ? %s : (e = fj_writer_qmember_null(w, %s))) return e;\n", present, kv,
+            keyarg);
+      continue;
+    }
     if (member && !present) {
       out(c, "  if ((e = %s)) return e;\n", member);
     } else if (member && !f->required) {
@@ -1437,30 +1471,52 @@ static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "  return fj_writer_end_object(w);\n}\n\n");
 }
 
+/* A nested-tag union is an object of one member (the tag, the variant);
+ * a union with the tag inside is its variant's record. write_<U>_rest()
+ * returns FJ_ERR_INVALID_ARG for a kind that is no variant after its
+ * caller wrote the bracket (fj_write_<U>() checks the kind first). */
 static void emit_union_writer(sbuf *c, const type *t) {
+  bool nested = t->shape == SHAPE_NESTED;
   out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
-  out(c, "  fj_error e = FJ_OK;\n");
-  if (t->shape == SHAPE_NESTED) out(c, "  if ((e = fj_writer_begin_object(w))) return e;\n");
-  out(c, "  switch (in->kind) {\n");
+  if (nested) {
+    out(c, "  fj_error e = fj_writer_begin_object(w);\n");
+    out(c, "  return e ? e : write_%s_rest(w, in);\n}\n\n", t->name);
+  } else {
+    out(c, "  switch (in->kind) {\n");
+    for (size_t i = 0; i < t->nvariants; i++) {
+      const variant *vr = &t->variants[i];
+      out(c, "  case %s_%s: return %s;\n", t->name, vr->cname,
+          write_call(vr->t, fmt("in->as.%s", vr->cname), vr->pointer));
+    }
+    out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n}\n\n");
+  }
+  if (!has_rest(t)) return;
+  out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "  fj_error e = FJ_OK;\n  switch (in->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *vr = &t->variants[i];
     out(c, "  case %s_%s:\n", t->name, vr->cname);
     char *src = fmt("in->as.%s", vr->cname);
-    if (t->shape == SHAPE_NESTED && qkey_ok(vr->tag, vr->tag_len))
+    if (!nested)
+      out(c, "    e = write_%s_rest(w, %s%s);\n", vr->t->name, vr->pointer ? "" : "&", src);
+    else if (qkey_ok(vr->tag, vr->tag_len) && !vr->pointer &&
+             member_write_call(&(field){.t = vr->t}, "qmember", "qkey", "", src))
+      out(c, "    e = %s;\n",
+          member_write_call(&(field){.t = vr->t}, "qmember", "qkey", qkey_ref(vr->tag, vr->tag_len),
+                            src));
+    else if (qkey_ok(vr->tag, vr->tag_len) && has_rest(vr->t))
+      out(c, "    (void)(%s);\n",
+          qkey_rest_call(vr->t, qkey_ref(vr->tag, vr->tag_len), src, vr->pointer));
+    else if (qkey_ok(vr->tag, vr->tag_len))
       out(c, "    if (!(e = fj_writer_qkey(w, %s))) e = %s;\n", qkey_ref(vr->tag, vr->tag_len),
           write_call(vr->t, src, vr->pointer));
-    else if (t->shape == SHAPE_NESTED)
+    else
       out(c, "    if (!(e = fj_writer_keyn(w, %s, %zu))) e = %s;\n", c_string(vr->tag, vr->tag_len),
           vr->tag_len, write_call(vr->t, src, vr->pointer));
-    else
-      out(c, "    e = %s;\n", write_call(vr->t, src, vr->pointer));
     out(c, "    break;\n");
   }
   out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n");
-  if (t->shape == SHAPE_NESTED)
-    out(c, "  return e ? e : fj_writer_end_object(w);\n}\n\n");
-  else
-    out(c, "  return e;\n}\n\n");
+  out(c, "  return e%s;\n}\n\n", nested ? " ? e : fj_writer_end_object(w)" : "");
 }
 
 /* ---- equality --------------------------------------------------------------------- */
@@ -1598,8 +1654,13 @@ static void emit_source(sbuf *c, const char *header_name) {
     if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) {
       out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name,
           t->name);
-      out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
+      if (t->kind != T_ARRAY)
+        out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
     }
+    if (t->kind == T_ARRAY)
+      out(c, "static fj_error write_%s_rest(fj_writer *w, %s v);\n", t->name, t->name);
+    if (emitted(t) && has_rest(t))
+      out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in);\n", t->name, t->name);
     if (t->kind == T_ARRAY || t->kind == T_MAP)
       out(c, "static bool equal_%s(const %s *a, const %s *b);\n", t->name, t->name, t->name);
     if (i < 1024 && need_ptr[i])

@@ -211,6 +211,12 @@ FJ_API fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t k
 /** Bytes readable from a pre-quoted key of `qlen` bytes (at least 32). */
 #define FJ_QKEY_SPAN(qlen) ((qlen) < 32 ? (size_t)32 : (size_t)(qlen))
 FJ_API fj_error fj_writer_qkey(fj_writer *w, const char *qkey, size_t qlen);
+/** fj_writer_qkey() then fj_writer_begin_object() (or _begin_array()) in one
+ *  call: the key of a member whose value is a container, and its bracket.
+ *  Also FJ_ERR_DEPTH beyond max_depth, after the key is written (as with
+ *  the two calls). */
+FJ_API fj_error fj_writer_qkey_begin_object(fj_writer *w, const char *qkey, size_t qlen);
+FJ_API fj_error fj_writer_qkey_begin_array(fj_writer *w, const char *qkey, size_t qlen);
 FJ_API fj_error fj_writer_qmember_int64(fj_writer *w, const char *qkey, size_t qlen, int64_t v);
 FJ_API fj_error fj_writer_qmember_uint64(fj_writer *w, const char *qkey, size_t qlen, uint64_t v);
 FJ_API fj_error fj_writer_qmember_double(fj_writer *w, const char *qkey, size_t qlen, double v);

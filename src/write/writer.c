@@ -900,6 +900,37 @@ fj_error fj_writer_qkey(fj_writer *w, const char *qkey, size_t qlen) {
   FJ_QKEY_SLOW(qkey, qlen, fj_writer_keyn(w, qkey + 1, qlen - 3));
 }
 
+/* A pre-quoted key and the opening bracket of its value. */
+static inline fj_error qkey_begin(fj_writer *w, const char *qkey, size_t qlen, uint8_t c,
+                                  bool object) {
+  uint8_t *p = qkey_fast(w, qkey, qlen, 1);
+  if (FJ_LIKELY(p != NULL)) {
+    uint32_t d = w->depth;
+    if (FJ_LIKELY(d < w->max_depth)) {
+      *p++ = c;
+      w->pos = p;
+      w->depth = d + 1;
+      uint64_t bit = UINT64_C(1) << (d & 63);
+      if (object)
+        w->stack[d >> 6] |= bit;
+      else
+        w->stack[d >> 6] &= ~bit;
+      w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+      return FJ_OK;
+    }
+  }
+  fj_error err = fj_writer_qkey(w, qkey, qlen);
+  return err ? err : begin_container(w, c, object);
+}
+
+fj_error fj_writer_qkey_begin_object(fj_writer *w, const char *qkey, size_t qlen) {
+  return qkey_begin(w, qkey, qlen, '{', true);
+}
+
+fj_error fj_writer_qkey_begin_array(fj_writer *w, const char *qkey, size_t qlen) {
+  return qkey_begin(w, qkey, qlen, '[', false);
+}
+
 #define FJ_QMEMBER(name, type, room, FAST, PUT)                                                    \
   fj_error fj_writer_qmember_##name(fj_writer *w, const char *qkey, size_t qlen, type v) {         \
     uint8_t *p;                                                                                    \
