@@ -243,8 +243,20 @@ static fj_error write_one(write_ctx *c, fj_writer *w, const fj_field_desc *f, fj
   case FJ_FIELD_ARRAY: {
     const any_array *a = (const any_array *)src;
     fj_error e = fj_writer_begin_array(w);
-    for (size_t i = 0; !e && i < a->count; i++)
-      e = write_one(c, w, f, f->elem, a->items + i * f->elem_size);
+    /* the common element types without the switch per element */
+    if (f->elem == FJ_FIELD_STRING) {
+      for (size_t i = 0; !e && i < a->count; i++) {
+        const fj_str *s = (const fj_str *)(const void *)(a->items + i * f->elem_size);
+        e = fj_writer_stringn(w, s->data, s->len);
+      }
+    } else if (f->elem == FJ_FIELD_RECORD && a->count) {
+      const uint8_t *lens = key_lens(c, f->record);
+      for (size_t i = 0; !e && i < a->count; i++)
+        e = write_record(c, w, f->record, a->items + i * f->elem_size, lens);
+    } else {
+      for (size_t i = 0; !e && i < a->count; i++)
+        e = write_one(c, w, f, f->elem, a->items + i * f->elem_size);
+    }
     return e ? e : fj_writer_end_array(w);
   }
   }
