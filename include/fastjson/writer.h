@@ -202,7 +202,7 @@ FJ_API fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t k
  *    `"` and `:`; so qlen >= 3. The caller keeps ownership.
  *  - FJ_QKEY_SPAN(qlen) bytes from `qkey` are readable (the writer copies
  *    keys of up to 32 bytes as one 32-byte block; the bytes after the key
- *    are read but never written out). Keys packed one after another in one
+ *    are read but never become output). Keys packed one after another in one
  *    array followed by 32 spare bytes meet this.
  *  Also FJ_ERR_INVALID_ARG when `qkey` is NULL or qlen < 3. Longer keys
  *  (qlen > 32) and pretty output take the general path through
