@@ -87,8 +87,24 @@ static int teardown(void **state) {
     fj_writer_free(w_);                                                                            \
   } while (0)
 
-/* read → write → read: equal structs, identical bytes; the first output is
- * kept for the Python oracle (SCHEMA PAYLOAD OUTPUT). */
+/* Writes a decoded value pretty, then minifies that: the writer's general
+ * path (keys through fj_writer_keyn(), which checks and escapes them) and
+ * the minifier, for the exact bytes the compact output must have. */
+#define WRITE_PRETTY_MINIFIED(T, value, buf)                                                       \
+  do {                                                                                             \
+    fj_buffer p_ = {0};                                                                            \
+    fj_writer *w_;                                                                                 \
+    OK(fj_writer_new(&w_, &(fj_writer_options){.flags = FJ_WRITE_PRETTY}, fj_sink_buffer(&p_)));   \
+    OK(fj_write_##T(w_, value));                                                                   \
+    OK(fj_writer_finish(w_));                                                                      \
+    fj_writer_free(w_);                                                                            \
+    OK(fj_minify_unvalidated(p_.data, p_.len, fj_sink_buffer(buf)));                               \
+    fj_buffer_free(&p_);                                                                           \
+  } while (0)
+
+/* read → write → read: equal structs, identical bytes, and the compact
+ * bytes those of minified pretty output; the first output is kept for the
+ * Python oracle (SCHEMA PAYLOAD OUTPUT). */
 #define DEFINE_ROUND_TRIP(T)                                                                       \
   static void round_trip_##T(const char *schema, const char *payload_path, const char *json,       \
                              size_t len, const char *name) {                                       \
@@ -107,6 +123,11 @@ static int teardown(void **state) {
     WRITE(T, &y, &b2);                                                                             \
     assert_int_equal(b1.len, b2.len);                                                              \
     assert_memory_equal(b1.data, b2.data, b1.len);                                                 \
+    fj_buffer b3 = {0};                                                                            \
+    WRITE_PRETTY_MINIFIED(T, &x, &b3);                                                             \
+    assert_int_equal(b1.len, b3.len);                                                              \
+    assert_memory_equal(b1.data, b3.data, b1.len);                                                 \
+    fj_buffer_free(&b3);                                                                           \
     char out[256];                                                                                 \
     snprintf(out, sizeof out, "%s/%s.out.json", g_dir, name);                                      \
     FILE *f = fopen(out, "wb");                                                                    \

@@ -141,6 +141,76 @@ static fj_error ev_play_members(fj_writer *w, const events *l) {
   return fj_writer_finish(w);
 }
 
+/* A key as fj_writer_qkey() takes it, if it may be (printable ASCII but for
+ * '"', '\\' and '/'): `"key":` in a malloc'ed block of FJ_QKEY_SPAN()
+ * bytes, the spare bytes filled with '"' so that a writer that copied any
+ * of them out would write invalid JSON, and *qlen; NULL otherwise. */
+static char *quote_key(const char *k, size_t n, size_t *qlen) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)k[i];
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '/') return NULL;
+  }
+  *qlen = n + 3;
+  char *q = malloc(FJ_QKEY_SPAN(*qlen));
+  assert_non_null(q);
+  memset(q, '"', FJ_QKEY_SPAN(*qlen));
+  q[0] = '"';
+  memcpy(q + 1, k, n);
+  memcpy(q + 1 + n, "\":", 2);
+  return q;
+}
+
+/* As ev_member(), with the key pre-quoted (fj_writer_qmember_*()); keys
+ * quote_key() refuses go to ev_member(). */
+static bool ev_qmember(fj_writer *w, const event *k, const event *v, fj_error *err) {
+  size_t n;
+  char *q = quote_key(k->s, k->n, &n);
+  if (!q) return ev_member(w, k, v, err);
+  bool done = true;
+  switch (v->kind) {
+  case EV_STR: *err = fj_writer_qmember_stringn(w, q, n, v->s, v->n); break;
+  case EV_I64: *err = fj_writer_qmember_int64(w, q, n, v->i); break;
+  case EV_U64: *err = fj_writer_qmember_uint64(w, q, n, v->u); break;
+  case EV_DBL: *err = fj_writer_qmember_double(w, q, n, v->d); break;
+  case EV_TRUE: *err = fj_writer_qmember_bool(w, q, n, true); break;
+  case EV_FALSE: *err = fj_writer_qmember_bool(w, q, n, false); break;
+  case EV_NULL: *err = fj_writer_qmember_null(w, q, n); break;
+  default: done = false;
+  }
+  free(q);
+  return done;
+}
+
+/* As ev_play_members(), with pre-quoted keys wherever they may be: members
+ * through ev_qmember(), keys of containers with their bracket through
+ * fj_writer_qkey_begin_object/array(), other keys through fj_writer_qkey().
+ * The output must be identical. */
+static fj_error ev_play_qmembers(fj_writer *w, const events *l) {
+  for (size_t i = 0; i < l->n; i++) {
+    fj_error err;
+    const event *e = &l->e[i];
+    size_t n;
+    char *q;
+    if (e->kind == EV_KEY && i + 1 < l->n && ev_qmember(w, e, &l->e[i + 1], &err)) {
+      i++;
+    } else if (e->kind == EV_KEY && (q = quote_key(e->s, e->n, &n)) != NULL) {
+      ev_kind next = i + 1 < l->n ? l->e[i + 1].kind : EV_KEY;
+      if (next == EV_BO || next == EV_BA) { /* the key and the bracket in one call */
+        err = next == EV_BO ? fj_writer_qkey_begin_object(w, q, n)
+                            : fj_writer_qkey_begin_array(w, q, n);
+        i++;
+      } else {
+        err = fj_writer_qkey(w, q, n);
+      }
+      free(q);
+    } else {
+      err = ev_one(w, e);
+    }
+    if (err) return err;
+  }
+  return fj_writer_finish(w);
+}
+
 static void ev_dump(FILE *f, const events *l) {
   for (size_t i = 0; i < l->n; i++) {
     const event *e = &l->e[i];
@@ -552,6 +622,157 @@ static void test_member_misuse(void **state) {
   assert_memory_equal(b.data, want, b.len);
   fj_writer_free(w);
   fj_buffer_free(&b);
+}
+
+/* Pre-quoted keys: the errors of the unquoted calls, and NULL or a qlen
+ * below 3 refused; a key longer than the inline limit still written. */
+static void test_qmember_misuse(void **state) {
+  (void)state;
+  fj_buffer b = {0};
+  fj_writer *w;
+  static const char keys[] = "\"k\":\"d\":\"e\":\"s\":\"t\":\"x\":"
+                             "\"a key of thirty-three characters!\":" /* qlen 36 */
+                             "\"y\":"
+                             "................................";
+  assert_int_equal(fj_writer_qkey(NULL, keys, 4), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_qmember_int64(w, keys, 4, 1), FJ_ERR_EXPECTED_VALUE); /* root */
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_qmember_null(w, keys, 4), FJ_ERR_EXPECTED_VALUE); /* in an array */
+  assert_int_equal(fj_writer_qkey(w, keys, 4), FJ_ERR_EXPECTED_VALUE);
+  assert_int_equal(fj_writer_begin_object(w), FJ_OK);
+  assert_int_equal(fj_writer_qmember_bool(w, NULL, 4, true), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_qmember_bool(w, keys, 2, true), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_qkey(w, keys, 0), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_qmember_double(w, keys + 4, 4, NAN), FJ_ERR_NUMBER_RANGE);
+  assert_int_equal(fj_writer_qmember_uint64(w, keys + 8, 4, 2), FJ_ERR_EXPECTED_VALUE); /* waits */
+  assert_int_equal(fj_writer_qkey(w, keys + 8, 4), FJ_ERR_EXPECTED_VALUE);
+  assert_int_equal(fj_writer_uint64(w, 7), FJ_OK);
+  assert_int_equal(fj_writer_qmember_stringn(w, keys + 12, 4, "\xff", 1), FJ_ERR_UTF8);
+  assert_int_equal(fj_writer_stringn(w, "a\"b", 3), FJ_OK);
+  assert_int_equal(fj_writer_qmember_stringn(w, keys + 16, 4, "needs \\ escaping", 16), FJ_OK);
+  assert_int_equal(fj_writer_qmember_double(w, keys + 20, 4, 0.25), FJ_OK);
+  assert_int_equal(fj_writer_qmember_int64(w, keys + 24, 36, -3), FJ_OK);
+  assert_int_equal(fj_writer_qkey(w, keys + 60, 4), FJ_OK);
+  assert_int_equal(fj_writer_qmember_null(w, keys + 60, 4), FJ_ERR_EXPECTED_VALUE);
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_end_object(w), FJ_OK);
+  assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_qmember_bool(w, keys, 4, true), FJ_ERR_TRAILING_CONTENT);
+  assert_int_equal(fj_writer_qkey_begin_array(w, keys, 4), FJ_ERR_TRAILING_CONTENT);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  const char *want = "[{\"d\":7,\"s\":\"a\\\"b\",\"t\":\"needs \\\\ escaping\",\"x\":0.25,"
+                     "\"a key of thirty-three characters!\":-3,\"y\":[]}]";
+  assert_int_equal(b.len, strlen(want));
+  assert_memory_equal(b.data, want, b.len);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
+/* Many pre-quoted members through a callback sink (the writer's own window,
+ * flushed many times) and through an empty growable buffer, compact and
+ * pretty: the same bytes as fj_writer_keyn() and the value calls. */
+static fj_error collect(void *ctx, const void *bytes, size_t len);
+
+static fj_error qkeys_long(fj_writer *w, bool quoted) {
+  static const char keys[] = "\"id\":\"name\":\"price\":\"ok\":\"none\":\"list\":\"sub\":"
+                             "................................";
+  fj_error e = fj_writer_begin_array(w);
+  for (int i = 0; !e && i < 20000; i++) {
+    if (!e) e = fj_writer_begin_object(w);
+    if (quoted) {
+      if (!e) e = fj_writer_qmember_uint64(w, keys, 5, (uint64_t)i * 2654435761u);
+      if (!e) e = fj_writer_qmember_stringn(w, keys + 5, 7, "Ada Lovelace", (size_t)i % 13);
+      if (!e) e = fj_writer_qmember_double(w, keys + 12, 8, i / 7.0);
+      if (!e) e = fj_writer_qmember_bool(w, keys + 20, 5, i & 1);
+      if (!e) e = fj_writer_qmember_null(w, keys + 25, 7);
+      if (!e) e = fj_writer_qkey_begin_object(w, keys + 39, 6);
+      if (!e) e = fj_writer_qmember_int64(w, keys, 5, i);
+      if (!e) e = fj_writer_end_object(w);
+      if (!e) e = fj_writer_qkey(w, keys + 32, 7);
+      if (!e) e = fj_writer_begin_array(w);
+      if (!e) e = fj_writer_int64(w, -i);
+      if (!e) e = fj_writer_end_array(w);
+      if (!e) e = fj_writer_qkey_begin_array(w, keys + 32, 7);
+    } else {
+      if (!e) e = fj_writer_keyn(w, "id", 2);
+      if (!e) e = fj_writer_uint64(w, (uint64_t)i * 2654435761u);
+      if (!e) e = fj_writer_keyn(w, "name", 4);
+      if (!e) e = fj_writer_stringn(w, "Ada Lovelace", (size_t)i % 13);
+      if (!e) e = fj_writer_keyn(w, "price", 5);
+      if (!e) e = fj_writer_double(w, i / 7.0);
+      if (!e) e = fj_writer_keyn(w, "ok", 2);
+      if (!e) e = fj_writer_bool(w, i & 1);
+      if (!e) e = fj_writer_keyn(w, "none", 4);
+      if (!e) e = fj_writer_null(w);
+      if (!e) e = fj_writer_keyn(w, "sub", 3);
+      if (!e) e = fj_writer_begin_object(w);
+      if (!e) e = fj_writer_keyn(w, "id", 2);
+      if (!e) e = fj_writer_int64(w, i);
+      if (!e) e = fj_writer_end_object(w);
+      if (!e) e = fj_writer_keyn(w, "list", 4);
+      if (!e) e = fj_writer_begin_array(w);
+      if (!e) e = fj_writer_int64(w, -i);
+      if (!e) e = fj_writer_end_array(w);
+      if (!e) e = fj_writer_keyn(w, "list", 4);
+      if (!e) e = fj_writer_begin_array(w);
+    }
+    if (!e) e = fj_writer_int64(w, -i);
+    if (!e) e = fj_writer_end_array(w);
+    if (!e) e = fj_writer_end_object(w);
+  }
+  if (!e) e = fj_writer_end_array(w);
+  return e ? e : fj_writer_finish(w);
+}
+
+/* Beyond max_depth, the key stays written and a value is still due. */
+static void test_qkey_begin_depth(void **state) {
+  (void)state;
+  static const char keys[] = "\"k\":\"a\":................................";
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.max_depth = 1}, fj_sink_buffer(&b)),
+                   FJ_OK);
+  assert_int_equal(fj_writer_qkey_begin_object(w, keys, 4), FJ_ERR_EXPECTED_VALUE); /* root */
+  assert_int_equal(fj_writer_begin_object(w), FJ_OK);
+  assert_int_equal(fj_writer_qkey_begin_object(w, keys, 4), FJ_ERR_DEPTH);
+  assert_int_equal(fj_writer_qkey_begin_array(w, keys + 4, 4), FJ_ERR_EXPECTED_VALUE);
+  assert_int_equal(fj_writer_null(w), FJ_OK);
+  assert_int_equal(fj_writer_qkey_begin_array(w, keys + 4, 4), FJ_ERR_DEPTH);
+  assert_int_equal(fj_writer_bool(w, false), FJ_OK);
+  assert_int_equal(fj_writer_end_object(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  const char *want = "{\"k\":null,\"a\":false}";
+  assert_int_equal(b.len, strlen(want));
+  assert_memory_equal(b.data, want, b.len);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
+static void test_qmember_long(void **state) {
+  (void)state;
+  for (int pretty = 0; pretty < 2; pretty++) {
+    fj_writer_options o = {.flags = pretty ? FJ_WRITE_PRETTY : 0};
+    fj_buffer want = {0}, got = {0}, grown = {0};
+    fj_writer *w;
+    assert_int_equal(fj_writer_new(&w, &o, fj_sink_buffer(&want)), FJ_OK);
+    assert_int_equal(qkeys_long(w, false), FJ_OK);
+    assert_int_equal(fj_writer_reset(w, (fj_sink){collect, &got}), FJ_OK);
+    assert_int_equal(qkeys_long(w, true), FJ_OK);
+    assert_int_equal(fj_writer_reset(w, fj_sink_buffer(&grown)), FJ_OK);
+    assert_int_equal(qkeys_long(w, true), FJ_OK);
+    fj_writer_free(w);
+    assert_true(want.len > 4 * 65536);
+    assert_int_equal(got.len, want.len);
+    assert_memory_equal(got.data, want.data, want.len);
+    assert_int_equal(grown.len, want.len);
+    assert_memory_equal(grown.data, want.data, want.len);
+    assert_valid_json((const char *)want.data, want.len);
+    fj_buffer_free(&want);
+    fj_buffer_free(&got);
+    fj_buffer_free(&grown);
+  }
 }
 
 static void test_misuse(void **state) {
@@ -1045,6 +1266,12 @@ static void test_random_documents(void **state) {
       assert_int_equal(mlen, len);
       assert_memory_equal(m, t, len);
       free(m);
+      m = render_with(ev_play_qmembers, &l, &(fj_writer_options){.flags = variants[v]}, &mlen,
+                      &err);
+      assert_int_equal(err, FJ_OK);
+      assert_int_equal(mlen, len);
+      assert_memory_equal(m, t, len);
+      free(m);
       assert_int_equal(strlen(t) <= len, true);
       assert_valid_json(t, len);
       if (d % 2 == 0 || v == 0) oracle_add(&o, &l, t, len);
@@ -1097,6 +1324,9 @@ int main(void) {
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_misuse),
       cmocka_unit_test(test_member_misuse),
+      cmocka_unit_test(test_qmember_misuse),
+      cmocka_unit_test(test_qmember_long),
+      cmocka_unit_test(test_qkey_begin_depth),
       cmocka_unit_test(test_string_options),
       cmocka_unit_test(test_long_strings),
       cmocka_unit_test(test_sinks),

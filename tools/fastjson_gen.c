@@ -31,7 +31,9 @@
  * site, so the generated file keeps both few. A member table (offset, kind,
  * has-flag) lets the library compare the scalar fields for fj_equal_<Type>()
  * (fj_members_equal); a writer writes a scalar field's key and value with one
- * call (fj_writer_member_*); the fj_equal_<Type>() are not inlined into each
+ * call (fj_writer_member_*), its keys pre-quoted where they can be (one array
+ * of `"key":` texts the writer copies unchecked: fj_writer_qmember_*,
+ * fj_writer_qkey); the fj_equal_<Type>() are not inlined into each
  * other. One root reader for every fj_read_<Type>() (a case per type instead
  * of an adapter per type) saved 3% but cost read_struct/flat 2%.
  * Readers and writers otherwise stay straight-line: table-driven ones cost
@@ -1297,6 +1299,45 @@ static void emit_union_reader(sbuf *c, const type *t) {
 
 /* ---- writers ---------------------------------------------------------------------- */
 
+/* The writers' keys, pre-quoted (fj_writer_qkey): each once, one after
+ * another in one array (fj_qkeys) with FJ_QKEY_SPAN's 32 spare bytes after
+ * the last, so every key's 32-byte block is readable and keys share cache
+ * lines. */
+static sbuf g_qkeys;        /* the array's lines */
+static size_t g_qkeys_len;  /* its bytes so far */
+static char **g_qkey_names; /* the keys so far, quoted, and their offsets */
+static size_t *g_qkey_offsets, g_nqkeys;
+
+/* `"name":` can be written unchecked under every writer option: printable
+ * ASCII but for '"', '\\' and '/', and at most 32 bytes with the quotes
+ * and the colon (the writer's inline limit). */
+static bool qkey_ok(const char *name, size_t n) {
+  if (n + 3 > 32) return false;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)name[i];
+    if (c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '/') return false;
+  }
+  return true;
+}
+
+/* "fj_qkeys + OFFSET, LEN" for a key that qkey_ok() accepts. */
+static char *qkey_ref(const char *name, size_t n) {
+  char *q = fmt("\"%.*s\":", (int)n, name);
+  size_t qlen = n + 3, i = 0;
+  while (i < g_nqkeys && strcmp(g_qkey_names[i], q) != 0)
+    i++;
+  if (i == g_nqkeys) {
+    g_qkey_names = xrealloc(g_qkey_names, (g_nqkeys + 1) * sizeof *g_qkey_names);
+    g_qkey_offsets = xrealloc(g_qkey_offsets, (g_nqkeys + 1) * sizeof *g_qkey_offsets);
+    g_qkey_names[i] = q;
+    g_qkey_offsets[i] = g_qkeys_len;
+    g_nqkeys++;
+    out(&g_qkeys, "\n    %s /* %zu */", c_string(q, qlen), g_qkeys_len);
+    g_qkeys_len += qlen;
+  }
+  return fmt("fj_qkeys + %zu, %zu", g_qkey_offsets[i], qlen);
+}
+
 static char *write_call(const type *t, const char *src, bool pointer) {
   switch (t->kind) {
   case T_BOOL: return fmt("fj_writer_bool(w, %s)", src);
@@ -1308,8 +1349,9 @@ static char *write_call(const type *t, const char *src, bool pointer) {
   case T_CONST:
     return fmt("fj_writer_stringn(w, %s, %zu)", c_string(t->values[0], t->value_lens[0]),
                t->value_lens[0]);
+  case T_ARRAY: /* every writer that writes an array has an `e` */
+    return fmt("((e = fj_writer_begin_array(w)) ? e : write_%s_rest(w, %s))", t->name, src);
   case T_ENUM:
-  case T_ARRAY:
   case T_MAP: return fmt("write_%s(w, %s)", t->name, src);
   default: return fmt("fj_write_%s(w, %s%s)", t->name, pointer ? "" : "&", src);
   }
@@ -1323,8 +1365,8 @@ static void emit_helper_writers(sbuf *c, const type *t) {
     out(c, "  return fj_writer_stringn(w, %s_values[v], %s_value_lens[v]);\n}\n\n", t->name,
         t->name);
   } else if (t->kind == T_ARRAY) {
-    out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
-    out(c, "  fj_error e = fj_writer_begin_array(w);\n");
+    out(c, "static fj_error write_%s_rest(fj_writer *w, %s v) {\n  fj_error e = FJ_OK;\n", t->name,
+        t->name);
     out(c, "  for (size_t i = 0; !e && i < v.count; i++)\n    e = %s;\n",
         write_call(t->elem, "v.items[i]", false));
     out(c, "  return e ? e : fj_writer_end_array(w);\n}\n\n");
@@ -1338,39 +1380,78 @@ static void emit_helper_writers(sbuf *c, const type *t) {
   }
 }
 
-/* A scalar field's key and value as one writer call (fj_writer_member_*), or
- * NULL for a field written as a key, then its value. */
-static char *member_write_call(const field *f, const char *key, const char *src) {
+/* Whether a type's writer has a write_<T>_rest(): everything after the
+ * opening bracket, for a value written right after a pre-quoted key whose
+ * call writes the bracket too (fj_writer_qkey_begin_object/array). Unions
+ * with the tag inside need every variant to be a record. */
+static bool has_rest(const type *t) {
+  if (t->kind == T_ARRAY || (t->kind == T_RECORD && !t->wrapper)) return true;
+  if (t->kind != T_UNION) return false;
+  for (size_t i = 0; t->shape == SHAPE_FIELD && i < t->nvariants; i++)
+    if (t->variants[i].t->kind != T_RECORD || t->variants[i].t->wrapper) return false;
+  return true;
+}
+
+/* "(e = fj_writer_qkey_begin_X(w, KEY)) || (e = write_<T>_rest(w, SRC))". */
+static char *qkey_rest_call(const type *t, const char *keyarg, const char *src, bool pointer) {
+  return fmt("(e = fj_writer_qkey_begin_%s(w, %s)) || (e = write_%s_rest(w, %s%s))",
+             t->kind == T_ARRAY ? "array" : "object", keyarg, t->name,
+             t->kind == T_ARRAY || pointer ? "" : "&", src);
+}
+
+/* A scalar field's key and value as one writer call (fj_writer_member_* for
+ * `m` "member" and `k` "qkey" "key"; fj_writer_qmember_* for "qmember" and
+ * "qkey"), or NULL for a field written as a key, then its value. */
+static char *member_write_call(const field *f, const char *m, const char *k, const char *key,
+                               const char *src) {
   switch (f->t->kind) {
-  case T_BOOL: return fmt("fj_writer_member_bool(w, %s, %s)", key, src);
+  case T_BOOL: return fmt("fj_writer_%s_bool(w, %s, %s)", m, key, src);
   case T_INT32:
-  case T_INT64: return fmt("fj_writer_member_int64(w, %s, %s)", key, src);
-  case T_UINT64: return fmt("fj_writer_member_uint64(w, %s, %s)", key, src);
-  case T_DOUBLE: return fmt("fj_writer_member_double(w, %s, %s)", key, src);
-  case T_STRING: return fmt("fj_writer_member_stringn(w, %s, %s.data, %s.len)", key, src, src);
+  case T_INT64: return fmt("fj_writer_%s_int64(w, %s, %s)", m, key, src);
+  case T_UINT64: return fmt("fj_writer_%s_uint64(w, %s, %s)", m, key, src);
+  case T_DOUBLE: return fmt("fj_writer_%s_double(w, %s, %s)", m, key, src);
+  case T_STRING: return fmt("fj_writer_%s_stringn(w, %s, %s.data, %s.len)", m, key, src, src);
   case T_CONST:
-    return fmt("fj_writer_member_stringn(w, %s, %s, %zu)", key,
+    return fmt("fj_writer_%s_stringn(w, %s, %s, %zu)", m, key,
                c_string(f->t->values[0], f->t->value_lens[0]), f->t->value_lens[0]);
   case T_ENUM: /* a value outside the enum: the key, then write_<Enum>'s refusal */
-    return fmt("(unsigned)%s < %zuu ? fj_writer_member_stringn(w, %s, %s_values[%s], "
-               "%s_value_lens[%s]) : (e = fj_writer_keyn(w, %s)) ? e : write_%s(w, %s)",
-               src, f->t->nvalues, key, f->t->name, src, f->t->name, src, key, f->t->name, src);
+    return fmt("(unsigned)%s < %zuu ? fj_writer_%s_stringn(w, %s, %s_values[%s], "
+               "%s_value_lens[%s]) : (e = fj_writer_%s(w, %s)) ? e : write_%s(w, %s)",
+               src, f->t->nvalues, m, key, f->t->name, src, f->t->name, src, k, key, f->t->name,
+               src);
   default: return NULL;
   }
 }
 
 static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
-  out(c, "  fj_error e = fj_writer_begin_object(w);\n  if (e) return e;\n");
+  out(c, "  fj_error e = fj_writer_begin_object(w);\n");
+  out(c, "  return e ? e : write_%s_rest(w, in);\n}\n\n", t->name);
+  out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "  fj_error e;\n");
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
     char *src = fmt("in->%s", f->cname);
-    char *key =
-        fmt("(e = fj_writer_keyn(w, %s, %zu))", c_string(f->name, f->name_len), f->name_len);
+    /* the key pre-quoted when it can be, else as the name */
+    bool q = qkey_ok(f->name, f->name_len);
+    const char *m = q ? "qmember" : "member", *k = q ? "qkey" : "keyn";
+    char *keyarg = q ? qkey_ref(f->name, f->name_len)
+                     : fmt("%s, %zu", c_string(f->name, f->name_len), f->name_len);
+    char *key = fmt("(e = fj_writer_%s(w, %s))", k, keyarg);
     char *val = fmt("(e = %s)", write_call(f->t, src, f->pointer));
     const char *present = has_flag(f) ? fmt("in->has_%s", f->cname) : f->pointer ? src : NULL;
-    char *member =
-        member_write_call(f, fmt("%s, %zu", c_string(f->name, f->name_len), f->name_len), src);
+    char *member = member_write_call(f, m, k, keyarg, src);
+    if (!member && q && has_rest(f->t)) { /* the key and the bracket in one call */
+      char *kv = qkey_rest_call(f->t, keyarg, src, f->pointer);
+      if (!present)
+        out(c, "  if (%s) return e;\n", kv);
+      else if (!f->required)
+        out(c, "  if (%s && (%s)) return e;\n", present, kv);
+      else
+        out(c, "  if (%s ? %s : (e = fj_writer_qmember_null(w, %s))) return e;\n", present, kv,
+            keyarg);
+      continue;
+    }
     if (member && !present) {
       out(c, "  if ((e = %s)) return e;\n", member);
     } else if (member && !f->required) {
@@ -1378,8 +1459,8 @@ static void emit_record_writer(sbuf *c, const type *t) {
     } else if (!present) {
       out(c, "  if (%s || %s) return e;\n", key, val);
     } else if (f->required && member) { /* required and nullable: absent is written as null */
-      out(c, "  if ((e = %s ? %s : fj_writer_member_null(w, %s, %zu))) return e;\n", present,
-          member, c_string(f->name, f->name_len), f->name_len);
+      out(c, "  if ((e = %s ? %s : fj_writer_%s_null(w, %s))) return e;\n", present, member, m,
+          keyarg);
     } else if (f->required) {
       out(c, "  if (%s) return e;\n", key);
       out(c, "  if (%s ? %s : (e = fj_writer_null(w))) return e;\n", present, val);
@@ -1390,27 +1471,52 @@ static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "  return fj_writer_end_object(w);\n}\n\n");
 }
 
+/* A nested-tag union is an object of one member (the tag, the variant);
+ * a union with the tag inside is its variant's record. write_<U>_rest()
+ * returns FJ_ERR_INVALID_ARG for a kind that is no variant after its
+ * caller wrote the bracket (fj_write_<U>() checks the kind first). */
 static void emit_union_writer(sbuf *c, const type *t) {
+  bool nested = t->shape == SHAPE_NESTED;
   out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
-  out(c, "  fj_error e = FJ_OK;\n");
-  if (t->shape == SHAPE_NESTED) out(c, "  if ((e = fj_writer_begin_object(w))) return e;\n");
-  out(c, "  switch (in->kind) {\n");
+  if (nested) {
+    out(c, "  fj_error e = fj_writer_begin_object(w);\n");
+    out(c, "  return e ? e : write_%s_rest(w, in);\n}\n\n", t->name);
+  } else {
+    out(c, "  switch (in->kind) {\n");
+    for (size_t i = 0; i < t->nvariants; i++) {
+      const variant *vr = &t->variants[i];
+      out(c, "  case %s_%s: return %s;\n", t->name, vr->cname,
+          write_call(vr->t, fmt("in->as.%s", vr->cname), vr->pointer));
+    }
+    out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n}\n\n");
+  }
+  if (!has_rest(t)) return;
+  out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "  fj_error e = FJ_OK;\n  switch (in->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *vr = &t->variants[i];
     out(c, "  case %s_%s:\n", t->name, vr->cname);
     char *src = fmt("in->as.%s", vr->cname);
-    if (t->shape == SHAPE_NESTED)
+    if (!nested)
+      out(c, "    e = write_%s_rest(w, %s%s);\n", vr->t->name, vr->pointer ? "" : "&", src);
+    else if (qkey_ok(vr->tag, vr->tag_len) && !vr->pointer &&
+             member_write_call(&(field){.t = vr->t}, "qmember", "qkey", "", src))
+      out(c, "    e = %s;\n",
+          member_write_call(&(field){.t = vr->t}, "qmember", "qkey", qkey_ref(vr->tag, vr->tag_len),
+                            src));
+    else if (qkey_ok(vr->tag, vr->tag_len) && has_rest(vr->t))
+      out(c, "    (void)(%s);\n",
+          qkey_rest_call(vr->t, qkey_ref(vr->tag, vr->tag_len), src, vr->pointer));
+    else if (qkey_ok(vr->tag, vr->tag_len))
+      out(c, "    if (!(e = fj_writer_qkey(w, %s))) e = %s;\n", qkey_ref(vr->tag, vr->tag_len),
+          write_call(vr->t, src, vr->pointer));
+    else
       out(c, "    if (!(e = fj_writer_keyn(w, %s, %zu))) e = %s;\n", c_string(vr->tag, vr->tag_len),
           vr->tag_len, write_call(vr->t, src, vr->pointer));
-    else
-      out(c, "    e = %s;\n", write_call(vr->t, src, vr->pointer));
     out(c, "    break;\n");
   }
   out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n");
-  if (t->shape == SHAPE_NESTED)
-    out(c, "  return e ? e : fj_writer_end_object(w);\n}\n\n");
-  else
-    out(c, "  return e;\n}\n\n");
+  out(c, "  return e%s;\n}\n\n", nested ? " ? e : fj_writer_end_object(w)" : "");
 }
 
 /* ---- equality --------------------------------------------------------------------- */
@@ -1548,8 +1654,13 @@ static void emit_source(sbuf *c, const char *header_name) {
     if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) {
       out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name,
           t->name);
-      out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
+      if (t->kind != T_ARRAY)
+        out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
     }
+    if (t->kind == T_ARRAY)
+      out(c, "static fj_error write_%s_rest(fj_writer *w, %s v);\n", t->name, t->name);
+    if (emitted(t) && has_rest(t))
+      out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in);\n", t->name, t->name);
     if (t->kind == T_ARRAY || t->kind == T_MAP)
       out(c, "static bool equal_%s(const %s *a, const %s *b);\n", t->name, t->name, t->name);
     if (i < 1024 && need_ptr[i])
@@ -1560,6 +1671,11 @@ static void emit_source(sbuf *c, const char *header_name) {
           t->name);
   }
   out(c, "\n");
+  if (g_nqkeys) {
+    out(c, "/* The writers' keys as written, quoted and with the colon, one after another\n"
+           " * and then FJ_QKEY_SPAN's 32 spare bytes (fj_writer_qkey()). */\n");
+    out(c, "static const char fj_qkeys[%zu] =%s;\n\n", g_qkeys_len + 32, g_qkeys.s);
+  }
   if (g_need_str_equal) {
     out(c, "static bool str_equal(fj_str a, fj_str b) {\n");
     out(c, "  return a.len == b.len && (!a.len || memcmp(a.data, b.data, a.len) == 0);\n}\n\n");

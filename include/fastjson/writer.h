@@ -186,6 +186,47 @@ FJ_API fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t k
                                          const char *s, size_t len);
 /** @} */
 
+/** @name Pre-quoted keys: members whose keys were written ahead of time
+ *  For code that knows its keys before it runs (generated struct writers):
+ *  the key comes as the exact bytes it is written as, quotes and colon
+ *  included (`"\"name\":"`, qlen 7), and compact output copies them with
+ *  no check or escaping. fj_writer_qkey(w, qkey, qlen) writes exactly what
+ *  fj_writer_keyn(w, qkey + 1, qlen - 3) writes and fj_writer_qmember_X()
+ *  what fj_writer_member_X() does with that key, with the same errors and
+ *  the same key-written-value-refused rule.
+ *
+ *  The caller vouches for the key (the writer does not check it; other
+ *  bytes make the output wrong, and nothing reports it):
+ *  - `qkey` holds qlen bytes: `"`, a name of bytes 0x20-0x7E other than
+ *    `"`, `\` and `/` (written the same under every FJ_WRITE_* option),
+ *    `"` and `:`; so qlen >= 3. The caller keeps ownership.
+ *  - FJ_QKEY_SPAN(qlen) bytes from `qkey` are readable (the writer copies
+ *    keys of up to 32 bytes as one 32-byte block; the bytes after the key
+ *    are read but never become output). Keys packed one after another in one
+ *    array followed by 32 spare bytes meet this.
+ *  Also FJ_ERR_INVALID_ARG when `qkey` is NULL or qlen < 3. Longer keys
+ *  (qlen > 32) and pretty output take the general path through
+ *  fj_writer_keyn().
+ *  @{ */
+/** Bytes readable from a pre-quoted key of `qlen` bytes (at least 32). */
+#define FJ_QKEY_SPAN(qlen) ((qlen) < 32 ? (size_t)32 : (size_t)(qlen))
+FJ_API fj_error fj_writer_qkey(fj_writer *w, const char *qkey, size_t qlen);
+/** fj_writer_qkey() then fj_writer_begin_object() (or _begin_array()) in one
+ *  call: the key of a member whose value is a container, and its bracket.
+ *  Also FJ_ERR_DEPTH beyond max_depth, after the key is written (as with
+ *  the two calls). */
+FJ_API fj_error fj_writer_qkey_begin_object(fj_writer *w, const char *qkey, size_t qlen);
+FJ_API fj_error fj_writer_qkey_begin_array(fj_writer *w, const char *qkey, size_t qlen);
+FJ_API fj_error fj_writer_qmember_int64(fj_writer *w, const char *qkey, size_t qlen, int64_t v);
+FJ_API fj_error fj_writer_qmember_uint64(fj_writer *w, const char *qkey, size_t qlen, uint64_t v);
+FJ_API fj_error fj_writer_qmember_double(fj_writer *w, const char *qkey, size_t qlen, double v);
+FJ_API fj_error fj_writer_qmember_bool(fj_writer *w, const char *qkey, size_t qlen, bool v);
+FJ_API fj_error fj_writer_qmember_null(fj_writer *w, const char *qkey, size_t qlen);
+/** The string value is `len` bytes of UTF-8 at `s`, as fj_writer_stringn(). */
+FJ_API fj_error fj_writer_qmember_stringn(fj_writer *w, const char *qkey, size_t qlen,
+                                          const char *s, size_t len);
+/** @} */
+
 /** Passes all buffered output to the sink (and updates a buffer sink's
  *  `len`, or a fixed buffer's `len` and `needed`). The document may be
  *  incomplete. @return FJ_OK; FJ_ERR_INVALID_ARG; the sink's error. */

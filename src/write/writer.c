@@ -857,6 +857,125 @@ fj_error fj_writer_member_null(fj_writer *w, const char *key, size_t key_len) {
   return err ? err : fj_writer_null(w);
 }
 
+/* ---- pre-quoted keys ---------------------------------------------------------
+ *
+ * The key's bytes are the output's: the inline path copies a fixed 32-byte
+ * block (the caller vouches that it is readable) and keeps qlen of it, so
+ * it has no branch on the key's length or content. Anything else goes to
+ * the unquoted calls above with the name between the quotes. */
+
+#define FJ_QKEY_MAX 32u
+
+/* As key_fast(), for a pre-quoted key of at most FJ_QKEY_MAX bytes. */
+static inline uint8_t *qkey_fast(fj_writer *w, const char *qkey, size_t qlen, size_t more) {
+  if (FJ_LIKELY(w != NULL && qkey != NULL && qlen - 3 <= FJ_QKEY_MAX - 3)) {
+    unsigned st = w->state;
+    uint8_t *p = w->pos;
+    if (FJ_LIKELY(st - ST_OBJ_KEY_FIRST < w->pair_fast &&
+                  (size_t)(w->end - p) > FJ_QKEY_MAX + more)) {
+      *p = ',';
+      p += st == ST_OBJ_KEY_NEXT;
+      memcpy(p, qkey, FJ_QKEY_MAX);
+      return p + qlen;
+    }
+  }
+  return NULL;
+}
+
+/* The general path: the name between the quotes, through `call`'s
+ * unquoted twin. */
+#define FJ_QKEY_SLOW(qkey, qlen, call)                                                             \
+  do {                                                                                             \
+    if (!(qkey) || (qlen) < 3) return FJ_ERR_INVALID_ARG;                                          \
+    return call;                                                                                   \
+  } while (0)
+
+fj_error fj_writer_qkey(fj_writer *w, const char *qkey, size_t qlen) {
+  uint8_t *p = qkey_fast(w, qkey, qlen, 0);
+  if (FJ_LIKELY(p != NULL)) {
+    w->pos = p;
+    w->state = ST_OBJ_VALUE;
+    return FJ_OK;
+  }
+  FJ_QKEY_SLOW(qkey, qlen, fj_writer_keyn(w, qkey + 1, qlen - 3));
+}
+
+/* A pre-quoted key and the opening bracket of its value. */
+static inline fj_error qkey_begin(fj_writer *w, const char *qkey, size_t qlen, uint8_t c,
+                                  bool object) {
+  uint8_t *p = qkey_fast(w, qkey, qlen, 1);
+  if (FJ_LIKELY(p != NULL)) {
+    uint32_t d = w->depth;
+    if (FJ_LIKELY(d < w->max_depth)) {
+      *p++ = c;
+      w->pos = p;
+      w->depth = d + 1;
+      uint64_t bit = UINT64_C(1) << (d & 63);
+      if (object)
+        w->stack[d >> 6] |= bit;
+      else
+        w->stack[d >> 6] &= ~bit;
+      w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+      return FJ_OK;
+    }
+  }
+  fj_error err = fj_writer_qkey(w, qkey, qlen);
+  return err ? err : begin_container(w, c, object);
+}
+
+fj_error fj_writer_qkey_begin_object(fj_writer *w, const char *qkey, size_t qlen) {
+  return qkey_begin(w, qkey, qlen, '{', true);
+}
+
+fj_error fj_writer_qkey_begin_array(fj_writer *w, const char *qkey, size_t qlen) {
+  return qkey_begin(w, qkey, qlen, '[', false);
+}
+
+#define FJ_QMEMBER(name, type, room, FAST, PUT)                                                    \
+  fj_error fj_writer_qmember_##name(fj_writer *w, const char *qkey, size_t qlen, type v) {         \
+    uint8_t *p;                                                                                    \
+    if (FJ_LIKELY(FAST) && FJ_LIKELY((p = qkey_fast(w, qkey, qlen, room)) != NULL)) {              \
+      PUT;                                                                                         \
+      w->pos = p;                                                                                  \
+      w->state = ST_OBJ_KEY_NEXT;                                                                  \
+      return FJ_OK;                                                                                \
+    }                                                                                              \
+    FJ_QKEY_SLOW(qkey, qlen, fj_writer_member_##name(w, qkey + 1, qlen - 3, v));                   \
+  }
+
+FJ_QMEMBER(int64, int64_t, 24, true, p += fj__i64toa((char *)p, v))
+FJ_QMEMBER(uint64, uint64_t, 24, true, p += fj__u64toa((char *)p, v))
+FJ_QMEMBER(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))
+FJ_QMEMBER(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
+#undef FJ_QMEMBER
+
+fj_error fj_writer_qmember_stringn(fj_writer *w, const char *qkey, size_t qlen, const char *s,
+                                   size_t len) {
+  uint8_t *p;
+  if (s != NULL && len <= FJ_SHORT_MAX && w != NULL && w->short_ok &&
+      (p = qkey_fast(w, qkey, qlen, FJ_SHORT_MAX + 2)) != NULL) {
+    *p = '"';
+    if (FJ_LIKELY(copy_short(p + 1, (const uint8_t *)s, len, w->short_k))) {
+      p[len + 1] = '"';
+      w->pos = p + len + 2;
+      w->state = ST_OBJ_KEY_NEXT;
+      return FJ_OK;
+    }
+  }
+  FJ_QKEY_SLOW(qkey, qlen, fj_writer_member_stringn(w, qkey + 1, qlen - 3, s, len));
+}
+
+fj_error fj_writer_qmember_null(fj_writer *w, const char *qkey, size_t qlen) {
+  uint8_t *p = qkey_fast(w, qkey, qlen, 4);
+  if (FJ_LIKELY(p != NULL)) {
+    memcpy(p, "null", 4);
+    w->pos = p + 4;
+    w->state = ST_OBJ_KEY_NEXT;
+    return FJ_OK;
+  }
+  FJ_QKEY_SLOW(qkey, qlen, fj_writer_member_null(w, qkey + 1, qlen - 3));
+}
+
 /* ---- the end --------------------------------------------------------------- */
 
 /* Hands everything written so far on; a buffer sink also gets its NUL. */
