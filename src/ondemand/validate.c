@@ -82,25 +82,23 @@ static inline bool plain_number_ok(const uint8_t *s, const uint8_t *end, const u
  * documents), a well-formed literal, a number without an exponent. */
 static inline fj_error check_scalar(fj_parser *p, uint32_t pos) {
   const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
-  switch (*s) {
-  case '"': {
+  /* tests, strings first, not a switch: its jump table is one indirect
+   * branch for every kind of scalar, which predicted worse (and moved
+   * with the code's layout): validate twitter 144 -> 131 us, update-center
+   * 155 -> 130, instruments 62 -> 59; canada and mesh 3-9% slower */
+  const uint8_t c = *s;
+  if (FJ_LIKELY(c == '"')) {
     if (!p->u_escapes) return FJ_OK;
     size_t len = (size_t)(fj__string_close(p, pos) - s - 1);
     if (FJ_LIKELY(fj__find_backslash(p, s + 1, len) == len)) return FJ_OK;
-    break;
-  }
-  case 't':
+  } else if (c == 't') {
     if (good_literal(s, end, "true", 4)) return FJ_OK;
-    break;
-  case 'f':
+  } else if (c == 'f') {
     if (good_literal(s, end, "false", 5)) return FJ_OK;
-    break;
-  case 'n':
+  } else if (c == 'n') {
     if (good_literal(s, end, "null", 4)) return FJ_OK;
-    break;
-  default: /* numbers; near the end of the input, and with exponents, out of line */
-    if (plain_number_ok(s, end, p->read_end)) return FJ_OK;
-    break;
+  } else if (plain_number_ok(s, end, p->read_end)) {
+    return FJ_OK; /* numbers; near the end of the input, and with exponents, out of line */
   }
   return fj__check_scalar(p, pos);
 }
