@@ -500,6 +500,20 @@ FJ_SLOW static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
   return FJ_OK;
 }
 
+/* Writes the opening bracket c at p (any comma before it is written) and
+ * enters its level d + 1: the level's kind goes in its bit of the stack. */
+static inline void push_level(fj_writer *w, uint8_t *p, uint32_t d, uint8_t c, bool object) {
+  *p++ = c;
+  w->pos = p;
+  w->depth = d + 1;
+  uint64_t bit = UINT64_C(1) << (d & 63);
+  if (object)
+    w->stack[d >> 6] |= bit;
+  else
+    w->stack[d >> 6] &= ~bit;
+  w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+}
+
 static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
   if (FJ_LIKELY(w != NULL)) {
     unsigned st = w->state;
@@ -508,15 +522,7 @@ static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
     if (FJ_LIKELY(st < w->fast_end && d < w->max_depth && w->end - p >= 2)) {
       *p = ',';
       p += st == ST_ARR_NEXT;
-      *p++ = c;
-      w->pos = p;
-      w->depth = d + 1;
-      uint64_t bit = UINT64_C(1) << (d & 63);
-      if (object)
-        w->stack[d >> 6] |= bit;
-      else
-        w->stack[d >> 6] &= ~bit;
-      w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+      push_level(w, p, d, c, object);
       return FJ_OK;
     }
   }
@@ -907,15 +913,7 @@ static inline fj_error qkey_begin(fj_writer *w, const char *qkey, size_t qlen, u
   if (FJ_LIKELY(p != NULL)) {
     uint32_t d = w->depth;
     if (FJ_LIKELY(d < w->max_depth)) {
-      *p++ = c;
-      w->pos = p;
-      w->depth = d + 1;
-      uint64_t bit = UINT64_C(1) << (d & 63);
-      if (object)
-        w->stack[d >> 6] |= bit;
-      else
-        w->stack[d >> 6] &= ~bit;
-      w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+      push_level(w, p, d, c, object);
       return FJ_OK;
     }
   }
