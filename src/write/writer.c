@@ -828,10 +828,14 @@ fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
     return err ? err : fj_writer_##name(w, v);                                                     \
   }
 
-FJ_MEMBER(int64, int64_t, 24, true, p += fj__i64toa((char *)p, v))
-FJ_MEMBER(uint64, uint64_t, 24, true, p += fj__u64toa((char *)p, v))
-FJ_MEMBER(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))
-FJ_MEMBER(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
+/* The scalar members, once for both kinds of key: name, value type, room
+ * needed after the key, when the fast path applies, how the value is put. */
+#define FJ_SCALAR_MEMBERS(X)                                                                       \
+  X(int64, int64_t, 24, true, p += fj__i64toa((char *)p, v))                                       \
+  X(uint64, uint64_t, 24, true, p += fj__u64toa((char *)p, v))                                     \
+  X(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))                        \
+  X(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
+FJ_SCALAR_MEMBERS(FJ_MEMBER)
 #undef FJ_MEMBER
 
 fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t key_len, const char *s,
@@ -941,11 +945,9 @@ fj_error fj_writer_qkey_begin_array(fj_writer *w, const char *qkey, size_t qlen)
     FJ_QKEY_SLOW(qkey, qlen, fj_writer_member_##name(w, qkey + 1, qlen - 3, v));                   \
   }
 
-FJ_QMEMBER(int64, int64_t, 24, true, p += fj__i64toa((char *)p, v))
-FJ_QMEMBER(uint64, uint64_t, 24, true, p += fj__u64toa((char *)p, v))
-FJ_QMEMBER(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))
-FJ_QMEMBER(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
+FJ_SCALAR_MEMBERS(FJ_QMEMBER)
 #undef FJ_QMEMBER
+#undef FJ_SCALAR_MEMBERS
 
 fj_error fj_writer_qmember_stringn(fj_writer *w, const char *qkey, size_t qlen, const char *s,
                                    size_t len) {
