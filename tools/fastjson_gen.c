@@ -286,7 +286,8 @@ struct type {
   char **variant_ptrs;
   bool wrapper; /* the object around a nested-discriminator variant: wire shape only */
   /* emission */
-  int visit; /* 0 new, 1 on the DFS stack, 2 done */
+  int visit;    /* 0 new, 1 on the DFS stack, 2 done */
+  bool read_fn; /* an enum read by its own function (an element, a variant), not the library */
 };
 
 static type **g_types; /* every named type, in creation order */
@@ -373,6 +374,7 @@ static bool emitted(const type *t) {
 }
 
 static bool is_scalar(const type *t) { return t->kind >= T_BOOL && t->kind <= T_ENUM; }
+static bool has_rest(const type *t);
 
 /* The part of a container's name that names its element. */
 static const char *elem_base(const type *t) {
@@ -903,21 +905,42 @@ static void emit_header(sbuf *h, const char *guard) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     if (!emitted(t)) continue;
+    const char *T = t->name;
+    out(h, "/** Reads a %s from the cursor's current value `v` (see fastjson/codec.h). */\n", T);
+    out(h, "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out);\n", T, T);
+    /* the document readers and the object writers are inline: each would
+     * otherwise be a function the compiler of the generated file handles
+     * for every type, used or not */
     out(h,
         "/** Reads a %s from `len` bytes of JSON. Strings, arrays and children are allocated in\n"
         " *  `arena` (free them all with fj_arena_free()); `parser` may be NULL (a temporary one\n"
         " *  is made). `flags` are FJ_DECODE_* bits. On an error *err (may be NULL) says where. "
         "*/\n"
-        "fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len, fj_arena *arena,\n"
-        "                    uint32_t flags, %s *out, fj_decode_error *err);\n"
-        "/** Reads a %s from the cursor's current value `v` (see fastjson/codec.h). */\n"
-        "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out);\n"
-        "/** Writes `in` as one JSON value (the writer's errors). */\n"
-        "fj_error fj_write_%s(fj_writer *w, const %s *in);\n"
+        "static inline fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len,\n"
+        "                                  fj_arena *arena, uint32_t flags, %s *out,\n"
+        "                                  fj_decode_error *err) {\n"
+        "  fj_decode_doc doc;\n"
+        "  fj_error e = fj_decode_begin(&doc, parser, json, len, arena, flags, err);\n"
+        "  return fj_decode_end(&doc, e ? e : fj_read_%s_value(&doc.d, &doc.root, out));\n}\n",
+        T, T, T, T);
+    if (has_rest(t))
+      out(h,
+          "/** What fj_write_%s() writes after the '{': the members and the '}'. */\n"
+          "fj_error fj__write_%s_rest(fj_writer *w, const %s *in);\n",
+          T, T, T);
+    out(h, "/** Writes `in` as one JSON value (the writer's errors). */\n");
+    if (t->kind == T_RECORD || t->shape == SHAPE_NESTED)
+      out(h,
+          "static inline fj_error fj_write_%s(fj_writer *w, const %s *in) {\n"
+          "  fj_error e = fj_writer_begin_object(w);\n"
+          "  return e ? e : fj__write_%s_rest(w, in);\n}\n",
+          T, T, T);
+    else
+      out(h, "fj_error fj_write_%s(fj_writer *w, const %s *in);\n", T, T);
+    out(h,
         "/** Whether two decoded values are equal (field by field, strings by bytes). */\n"
         "bool fj_equal_%s(const %s *a, const %s *b);\n\n",
-        t->name, t->name, t->name, t->name, t->name, t->name, t->name, t->name, t->name, t->name,
-        t->name);
+        T, T, T);
   }
   out(h, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
 }
@@ -1043,6 +1066,7 @@ static void emit_enum_tables(sbuf *c, const type *t) {
 
 static void emit_enum_reader(sbuf *c, const type *t) {
   emit_enum_tables(c, t);
+  if (!t->read_fn) return; /* a record's member: the library reads it */
   out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
       t->name);
   out(c,
@@ -1121,20 +1145,36 @@ static const char *member_kind(const type *t) {
   }
 }
 
+/* The strings an enum or const member accepts (fj_decode_strings), as a
+ * constant expression: compound literals outside a function are static. */
+static char *member_strings(const type *t) {
+  if (t->kind == T_ENUM)
+    return fmt("&(const fj_decode_strings){%s_values, %s_value_lens, %zu, %s}", t->name, t->name,
+               t->nvalues, c_string(t->name, strlen(t->name)));
+  if (t->kind == T_CONST)
+    return fmt("&(const fj_decode_strings){(const char *const[]){%s}, (const uint32_t[]){%zu}, 1, "
+               "NULL}",
+               c_string(t->values[0], t->value_lens[0]), t->value_lens[0]);
+  return xstrdup("NULL");
+}
+
 /* The record's member table (fastjson/codec.h: fj_decode_member): where each
- * field is stored and how, so that the library compares the scalar ones. */
+ * field is stored and how, so that the library reads and compares all but
+ * the custom ones. */
 static void emit_members(sbuf *c, const type *t) {
   const char *T = t->name;
   out(c, "static const fj_decode_member %s_members[%zu] = {\n", T, t->nfields ? t->nfields : 1);
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
-    const char *kind = member_kind(f->t);
-    out(c, "    {%s, %s, %s, %s},\n", kind ? kind : "FJ_MEMBER_CUSTOM",
-        f->pointer ? "FJ_MEMBER_POINTER" : "0",
-        f->t->kind == T_CONST ? "0" : fmt("offsetof(%s, %s)", T, f->cname),
-        has_flag(f) ? fmt("offsetof(%s, has_%s)", T, f->cname) : "FJ_MEMBER_NO_HAS");
+    const type *ft = f->t;
+    const char *kind = member_kind(ft);
+    const char *flags = f->pointer ? "FJ_MEMBER_POINTER" : f->nullable ? "FJ_MEMBER_NULLABLE" : "0";
+    out(c, "    {%s, %s, %s, %s, %s},\n", kind ? kind : "FJ_MEMBER_CUSTOM", flags,
+        ft->kind == T_CONST ? "0" : fmt("offsetof(%s, %s)", T, f->cname),
+        has_flag(f) ? fmt("offsetof(%s, has_%s)", T, f->cname) : "FJ_MEMBER_NO_HAS",
+        member_strings(ft));
   }
-  out(c, "%s};\n", t->nfields ? "" : "    {0, 0, 0, 0}\n");
+  out(c, "%s};\n", t->nfields ? "" : "    {0, 0, 0, 0, NULL}\n");
 }
 
 static void emit_record_reader(sbuf *c, const type *t) {
@@ -1185,11 +1225,18 @@ static void emit_record_reader(sbuf *c, const type *t) {
   out(c, "  uint64_t seen[%zu];\n  fj_decode_fields it;\n  fj_value val;\n  fj_error e;\n", words);
   out(c, "  int f;\n  memset(out, 0, sizeof *out);\n");
   out(c, "  fj_decode_fields_init(d, o, &%s_record, seen, &it);\n", T);
-  out(c, "  while ((e = fj_decode_field(d, &it, &val, &f)) == FJ_OK) {\n");
-  if (nf) {
+  /* the library stores scalars, enums and consts itself: only the others
+   * (records, unions, arrays, maps) come back here */
+  size_t ncustom = 0;
+  for (size_t i = 0; i < nf; i++)
+    ncustom += !member_kind(t->fields[i].t);
+  if (!ncustom) out(c, "  (void)val;\n  (void)f;\n");
+  out(c, "  while ((e = fj_decode_fields_read(d, &it, out, &val, &f)) == FJ_OK) {\n");
+  if (ncustom) {
     out(c, "    switch (f) {\n");
     for (size_t i = 0; i < nf; i++) {
       const field *f = &t->fields[i];
+      if (member_kind(f->t)) continue;
       char *dst = fmt("out->%s", f->cname);
       out(c, "    case %zu:\n", i);
       if (f->nullable) {
@@ -1392,10 +1439,17 @@ static bool has_rest(const type *t) {
   return true;
 }
 
-/* "(e = fj_writer_qkey_begin_X(w, KEY)) || (e = write_<T>_rest(w, SRC))". */
+/* The function that writes what follows the opening bracket of a T: an
+ * array's is static, a record's or union's is extern (fj__write_<T>_rest),
+ * for the fj_write_<T>() the header defines inline. */
+static char *rest_name(const type *t) {
+  return fmt(t->kind == T_ARRAY ? "write_%s_rest" : "fj__write_%s_rest", t->name);
+}
+
+/* "(e = fj_writer_qkey_begin_X(w, KEY)) || (e = <rest>(w, SRC))". */
 static char *qkey_rest_call(const type *t, const char *keyarg, const char *src, bool pointer) {
-  return fmt("(e = fj_writer_qkey_begin_%s(w, %s)) || (e = write_%s_rest(w, %s%s))",
-             t->kind == T_ARRAY ? "array" : "object", keyarg, t->name,
+  return fmt("(e = fj_writer_qkey_begin_%s(w, %s)) || (e = %s(w, %s%s))",
+             t->kind == T_ARRAY ? "array" : "object", keyarg, rest_name(t),
              t->kind == T_ARRAY || pointer ? "" : "&", src);
 }
 
@@ -1424,10 +1478,7 @@ static char *member_write_call(const field *f, const char *m, const char *k, con
 }
 
 static void emit_record_writer(sbuf *c, const type *t) {
-  out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
-  out(c, "  fj_error e = fj_writer_begin_object(w);\n");
-  out(c, "  return e ? e : write_%s_rest(w, in);\n}\n\n", t->name);
-  out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "fj_error %s(fj_writer *w, const %s *in) {\n", rest_name(t), t->name);
   out(c, "  fj_error e;\n");
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
@@ -1477,11 +1528,8 @@ static void emit_record_writer(sbuf *c, const type *t) {
  * caller wrote the bracket (fj_write_<U>() checks the kind first). */
 static void emit_union_writer(sbuf *c, const type *t) {
   bool nested = t->shape == SHAPE_NESTED;
-  out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
-  if (nested) {
-    out(c, "  fj_error e = fj_writer_begin_object(w);\n");
-    out(c, "  return e ? e : write_%s_rest(w, in);\n}\n\n", t->name);
-  } else {
+  if (!nested) { /* a nested one's is inline in the header */
+    out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
     out(c, "  switch (in->kind) {\n");
     for (size_t i = 0; i < t->nvariants; i++) {
       const variant *vr = &t->variants[i];
@@ -1491,14 +1539,14 @@ static void emit_union_writer(sbuf *c, const type *t) {
     out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n}\n\n");
   }
   if (!has_rest(t)) return;
-  out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in) {\n", t->name, t->name);
+  out(c, "fj_error %s(fj_writer *w, const %s *in) {\n", rest_name(t), t->name);
   out(c, "  fj_error e = FJ_OK;\n  switch (in->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *vr = &t->variants[i];
     out(c, "  case %s_%s:\n", t->name, vr->cname);
     char *src = fmt("in->as.%s", vr->cname);
     if (!nested)
-      out(c, "    e = write_%s_rest(w, %s%s);\n", vr->t->name, vr->pointer ? "" : "&", src);
+      out(c, "    e = %s(w, %s%s);\n", rest_name(vr->t), vr->pointer ? "" : "&", src);
     else if (qkey_ok(vr->tag, vr->tag_len) && !vr->pointer &&
              member_write_call(&(field){.t = vr->t}, "qmember", "qkey", "", src))
       out(c, "    e = %s;\n",
@@ -1585,8 +1633,21 @@ static void emit_equal(sbuf *c, const type *t) {
 
 /* ---- the C file ------------------------------------------------------------------- */
 
+/* Marks the enums read by a function of their own: array and map elements
+ * and nested variants (a record's enum member is read by the library). */
+static void mark_enum_readers(void) {
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if ((t->kind == T_ARRAY || t->kind == T_MAP) && t->elem->kind == T_ENUM)
+      t->elem->read_fn = true;
+    for (size_t k = 0; t->kind == T_UNION && k < t->nvariants; k++)
+      if (t->variants[k].t->kind == T_ENUM) t->variants[k].t->read_fn = true;
+  }
+}
+
 static void emit_source(sbuf *c, const char *header_name) {
   sbuf body = {0};
+  mark_enum_readers();
   /* pointer readers for recursive references */
   bool need_ptr[1024] = {false};
   for (size_t i = 0; i < g_ntypes; i++) {
@@ -1628,17 +1689,6 @@ static void emit_source(sbuf *c, const char *header_name) {
     if (t->kind == T_RECORD) emit_record_writer(&body, t);
     if (t->kind == T_UNION) emit_union_writer(&body, t);
     emit_equal(&body, t);
-    {
-      out(&body, "static fj_error read_%s_root(fj_decoder *d, const fj_value *v, void *out) {\n",
-          t->name);
-      out(&body, "  return fj_read_%s_value(d, v, out);\n}\n\n", t->name);
-      out(&body,
-          "fj_error fj_read_%s(fj_parser *parser, const void *json, size_t len, fj_arena *arena,\n"
-          "                    uint32_t flags, %s *out, fj_decode_error *err) {\n"
-          "  return fj_decode_document(parser, json, len, arena, flags, err, read_%s_root, out);\n"
-          "}\n\n",
-          t->name, t->name, t->name);
-    }
   }
   out(c, "/* Generated by fastjson-gen from %s. Do not edit. */\n", g_schema_path);
   out(c, "#include \"%s\"\n\n#include <string.h>\n\n", header_name);
@@ -1652,15 +1702,14 @@ static void emit_source(sbuf *c, const char *header_name) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) {
-      out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name,
-          t->name);
+      if (t->kind != T_ENUM || t->read_fn)
+        out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name,
+            t->name);
       if (t->kind != T_ARRAY)
         out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
     }
     if (t->kind == T_ARRAY)
       out(c, "static fj_error write_%s_rest(fj_writer *w, %s v);\n", t->name, t->name);
-    if (emitted(t) && has_rest(t))
-      out(c, "static fj_error write_%s_rest(fj_writer *w, const %s *in);\n", t->name, t->name);
     if (t->kind == T_ARRAY || t->kind == T_MAP)
       out(c, "static bool equal_%s(const %s *a, const %s *b);\n", t->name, t->name, t->name);
     if (i < 1024 && need_ptr[i])

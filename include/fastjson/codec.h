@@ -134,8 +134,33 @@ FJ_API void fj_decoder_init(fj_decoder *d, fj_parser *p, fj_arena *arena, uint32
  *  and fj_error_message()). @return `e`. */
 FJ_API fj_error fj_decoder_finish(fj_decoder *d, fj_error e);
 
-/** Parses `len` bytes and runs `read` on the root: the common body of the
- *  generated fj_read_<Type>() functions. `parser` may be NULL (a temporary
+/** One document being decoded (fj_decode_begin() to fj_decode_end()): what
+ *  a generated fj_read_<Type>() keeps on its stack. */
+typedef struct fj_decode_doc {
+  fj_decoder d;            /**< the decoder: pass &doc.d to the fj_read_<Type>_value() */
+  fj_value root;           /**< the document's root value (zeroed when the parse failed) */
+  fj_parser *own;          /* a temporary parser, freed by fj_decode_end() */
+  fj_decode_error scratch; /* the error when the caller gave none */
+} fj_decode_doc;
+
+/** Starts decoding `len` bytes of JSON at `json`: sets up doc->d (into
+ *  `arena`, with FJ_DECODE_* `flags`, describing errors in *err, or in
+ *  doc-owned scratch when `err` is NULL) and parses the document, whose root
+ *  is then doc->root. `parser` may be NULL (a temporary one is made with
+ *  the arena's allocator). Always follow with fj_decode_end(doc, e), also
+ *  when this fails. `doc` must stay in place until then.
+ *  @return FJ_OK; FJ_ERR_NOMEM (no temporary parser); the parse errors of
+ *          fj_parser_parse(). */
+FJ_API fj_error fj_decode_begin(fj_decode_doc *doc, fj_parser *parser, const void *json, size_t len,
+                                fj_arena *arena, uint32_t flags, fj_decode_error *err);
+
+/** Ends a decode that fj_decode_begin() started and that returned `e`:
+ *  describes an error (fj_decoder_finish()) and frees a temporary parser.
+ *  @return `e` (FJ_END counts as FJ_OK). */
+FJ_API fj_error fj_decode_end(fj_decode_doc *doc, fj_error e);
+
+/** Parses `len` bytes and runs `read` on the root: fj_decode_begin(), `read`
+ *  and fj_decode_end() in one call. `parser` may be NULL (a temporary
  *  one is made); `out` is passed to `read`.
  *  @return FJ_OK, a parse error, or `read`'s error, described in *err. */
 FJ_API fj_error fj_decode_document(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
@@ -350,34 +375,47 @@ static inline uint32_t fj_decode_key_hash(const char *k, size_t n) {
   return h ^ (h >> 15);
 }
 
-/** What a record's member holds, for the members the library compares
- *  itself (fj_members_equal()); generated code compares the others. */
+/** What a record's member holds. The library reads (fj_decode_fields_read())
+ *  and compares (fj_members_equal()) every kind but FJ_MEMBER_CUSTOM itself;
+ *  generated code handles the custom ones. */
 typedef enum fj_member_kind {
-  FJ_MEMBER_CUSTOM, /**< a record, union, array or map: generated code compares it */
+  FJ_MEMBER_CUSTOM, /**< a record, union, array or map: generated code reads and compares it */
   FJ_MEMBER_BOOL,   /**< bool */
   FJ_MEMBER_INT32,  /**< int32_t */
   FJ_MEMBER_INT64,  /**< int64_t */
   FJ_MEMBER_UINT64, /**< uint64_t */
   FJ_MEMBER_DOUBLE, /**< double */
-  FJ_MEMBER_STRING, /**< fj_str */
-  FJ_MEMBER_ENUM,   /**< a C enum the size of an int */
-  FJ_MEMBER_CONST   /**< nothing stored (a const field) */
+  FJ_MEMBER_STRING, /**< fj_str, copied into the decoder's arena */
+  FJ_MEMBER_ENUM,   /**< a C enum the size of an int, numbered from 0 as `values` lists them */
+  FJ_MEMBER_CONST   /**< nothing stored: the value must be the string `values` holds */
 } fj_member_kind;
 
 /** Member flags (bit set). */
 enum fj_member_flags {
-  FJ_MEMBER_POINTER = 1u << 0 /**< the member is a pointer (NULL when absent or null) */
+  FJ_MEMBER_POINTER = 1u << 0, /**< the member is a pointer (NULL when absent or null) */
+  FJ_MEMBER_NULLABLE = 1u << 1 /**< null is allowed: it clears the has-flag, stores nothing */
 };
 
 /** No has-flag (fj_decode_member.has). */
 #define FJ_MEMBER_NO_HAS UINT32_MAX
 
+/** The strings an FJ_MEMBER_ENUM or FJ_MEMBER_CONST member accepts. */
+typedef struct fj_decode_strings {
+  const char *const *values; /**< UTF-8, unescaped; the enum's C value is the index */
+  const uint32_t *lens;      /**< their lengths in bytes */
+  uint32_t count;            /**< how many (1 for a const) */
+  /** for messages: the enum type's name ("is not a value of <name>"); NULL
+   *  for a const ("is not the constant \"<value>\"") */
+  const char *type_name;
+} fj_decode_strings;
+
 /** Where and how one field of a generated struct is stored. */
 typedef struct fj_decode_member {
-  uint8_t kind;    /**< fj_member_kind */
-  uint8_t flags;   /**< FJ_MEMBER_POINTER */
-  uint32_t offset; /**< offsetof() the member */
-  uint32_t has;    /**< offsetof() its `bool` has-flag, or FJ_MEMBER_NO_HAS */
+  uint8_t kind;                     /**< fj_member_kind */
+  uint8_t flags;                    /**< FJ_MEMBER_POINTER, FJ_MEMBER_NULLABLE */
+  uint32_t offset;                  /**< offsetof() the member (0 for a const) */
+  uint32_t has;                     /**< offsetof() its `bool` has-flag, or FJ_MEMBER_NO_HAS */
+  const fj_decode_strings *strings; /**< FJ_MEMBER_ENUM, FJ_MEMBER_CONST; else NULL */
 } fj_decode_member;
 
 /** The keys of a record type, as generated readers describe them. */
@@ -393,7 +431,8 @@ typedef struct fj_decode_record {
   const uint64_t *required; /**< bit i of word i / 64: field i is required */
   /** Per-type policies: -1 follows the decode flags, 0 no, 1 yes. */
   int unknown_error, last_wins;
-  /** nfields members, one per name (for fj_members_equal()); NULL: none */
+  /** nfields members, one per name (for fj_decode_fields_read() and
+   *  fj_members_equal()); NULL: none (fj_decode_field() only) */
   const fj_decode_member *members;
 } fj_decode_record;
 
@@ -423,6 +462,23 @@ FJ_API void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_de
  *          (missing or unknown field), FJ_ERR_DUPLICATE_KEY, cursor errors,
  *          described. */
 FJ_API fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, int *field);
+
+/** The next field of the record whose member is FJ_MEMBER_CUSTOM: the
+ *  fields before it whose members the library reads (scalars, enums,
+ *  consts; it->r->members must not be NULL) are stored into `out`, the
+ *  struct being read (zeroed by the caller), as fj_decode_field() meets
+ *  them: the value at the member's offset and its has-flag true, or, for
+ *  null in an FJ_MEMBER_NULLABLE member, the has-flag false. Strings are
+ *  copied into the decoder's arena. One call instead of fj_decode_field()
+ *  plus a typed read per field, and no per-type code for those fields.
+ *  @return FJ_OK with *field and *value for a custom member; FJ_END when
+ *          the object is complete (the required fields were all read); the
+ *          errors of fj_decode_field(); a stored field's value errors
+ *          (FJ_ERR_WRONG_TYPE, FJ_ERR_NUMBER_RANGE, FJ_ERR_BAD_NUMBER, an
+ *          enum or const mismatch as FJ_ERR_WRONG_TYPE, FJ_ERR_NOMEM, ...),
+ *          described with the field's key prepended to the path. */
+FJ_API fj_error fj_decode_fields_read(fj_decoder *d, fj_decode_fields *it, void *out,
+                                      fj_value *value, int *field);
 
 /** While an error `e` of field `field`'s value unwinds: prepends its key to
  *  the path. @return `e`. */

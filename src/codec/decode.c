@@ -106,32 +106,39 @@ fj_error fj_decoder_finish(fj_decoder *d, fj_error e) {
   return e;
 }
 
-fj_error fj_decode_document(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
-                            uint32_t flags, fj_decode_error *err,
-                            fj_error (*read)(fj_decoder *, const fj_value *, void *), void *out) {
-  fj_decode_error scratch;
-  if (!err) err = &scratch;
-  fj_parser *own = NULL;
-  fj_error e = FJ_OK;
+fj_error fj_decode_begin(fj_decode_doc *doc, fj_parser *parser, const void *json, size_t len,
+                         fj_arena *arena, uint32_t flags, fj_decode_error *err) {
+  if (!err) err = &doc->scratch;
+  doc->own = NULL;
+  memset(&doc->root, 0, sizeof doc->root);
   if (!parser) {
     fj_parser_options opts = {0};
     if (arena && arena->alloc.malloc) opts.allocator = &arena->alloc;
-    if ((e = fj_parser_new(&own, &opts))) {
-      fj_decoder d;
-      fj_decoder_init(&d, NULL, arena, flags, err);
-      fj_decode_fail(&d, e, 0, "%s", fj_error_message(e));
-      return fj_decoder_finish(&d, e);
+    fj_error e = fj_parser_new(&doc->own, &opts);
+    if (e) {
+      fj_decoder_init(&doc->d, NULL, arena, flags, err);
+      return fj_decode_fail(&doc->d, e, 0, "%s", fj_error_message(e));
     }
-    parser = own;
+    parser = doc->own;
   }
-  fj_decoder d;
-  fj_decoder_init(&d, parser, arena, flags, err);
-  fj_value root;
-  e = fj_parser_parse(parser, json, len, &root);
-  if (!e) e = read(&d, &root, out);
-  e = fj_decoder_finish(&d, e);
-  fj_parser_free(own);
+  fj_decoder_init(&doc->d, parser, arena, flags, err);
+  return fj_parser_parse(parser, json, len, &doc->root);
+}
+
+fj_error fj_decode_end(fj_decode_doc *doc, fj_error e) {
+  e = fj_decoder_finish(&doc->d, e);
+  fj_parser_free(doc->own);
+  doc->own = NULL;
   return e;
+}
+
+fj_error fj_decode_document(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
+                            uint32_t flags, fj_decode_error *err,
+                            fj_error (*read)(fj_decoder *, const fj_value *, void *), void *out) {
+  fj_decode_doc doc;
+  fj_error e = fj_decode_begin(&doc, parser, json, len, arena, flags, err);
+  if (!e) e = read(&doc.d, &doc.root, out);
+  return fj_decode_end(&doc, e);
 }
 
 /* ---- typed reads ------------------------------------------------------------ */
@@ -222,14 +229,14 @@ static inline bool fast_int64(const fj_value *v, int64_t *out) {
   return true;
 }
 
-fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {
+static inline fj_error decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   if (FJ_LIKELY(fast_int64(v, out))) return FJ_OK;
   fj_error e = fj_value_get_int64(v, out);
   return e ? number_error(d, v, e, "int64") : FJ_OK;
 }
 
-fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
+static inline fj_error decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   int64_t x;
   if (FJ_LIKELY(fast_int64(v, &x)) && x >= INT32_MIN && x <= INT32_MAX) {
@@ -243,7 +250,7 @@ fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
   return FJ_OK;
 }
 
-fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
+static inline fj_error decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   uint64_t m;
@@ -258,7 +265,7 @@ fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
   return e ? number_error(d, v, e, "uint64") : FJ_OK;
 }
 
-fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out) {
+static inline fj_error decode_double(fj_decoder *d, const fj_value *v, double *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
@@ -269,7 +276,7 @@ fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out) {
   return e ? number_error(d, v, e, "number") : FJ_OK;
 }
 
-fj_error fj_decode_bool(fj_decoder *d, const fj_value *v, bool *out) {
+static inline fj_error decode_bool(fj_decoder *d, const fj_value *v, bool *out) {
   fj_error e = fj_value_get_bool(v, out);
   if (e == FJ_ERR_WRONG_TYPE) return wrong_type(d, v, "boolean");
   return describe(d, e);
@@ -294,19 +301,46 @@ static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, siz
   return FJ_OK;
 }
 
-fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
-  /* the common string has no escapes: its raw bytes go straight to the arena */
-  if (FJ_LIKELY(fj__check_value(v) == FJ_OK) && fj__char(v->parser, v->pos) == '"') {
-    const fj_parser *p = v->parser;
-    const uint8_t *start = p->buf + p->idx[v->pos];
-    size_t n = (size_t)(fj__string_close(p, v->pos) - start - 1);
-    if (FJ_LIKELY(!p->backslashes || p->find_backslash(start + 1, n) == n))
-      return copy_string(d, v, start + 1, n, out);
-  }
+/* The common string has no escapes: its raw bytes are its value. True with
+ * them in *s, *n; false for anything else (escapes, another type, a bad
+ * handle), which the public getter then reads or describes. */
+static inline bool raw_string(const fj_value *v, const char **s, size_t *n) {
+  if (FJ_UNLIKELY(fj__check_value(v) != FJ_OK) || fj__char(v->parser, v->pos) != '"') return false;
+  const fj_parser *p = v->parser;
+  const uint8_t *start = p->buf + p->idx[v->pos];
+  size_t len = (size_t)(fj__string_close(p, v->pos) - start - 1);
+  if (p->backslashes && p->find_backslash(start + 1, len) != len) return false;
+  *s = (const char *)start + 1;
+  *n = len;
+  return true;
+}
+
+static inline fj_error decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
   const char *s;
   size_t n;
+  if (FJ_LIKELY(raw_string(v, &s, &n))) return copy_string(d, v, s, n, out);
   fj_error e = fj_decode_string_view(d, v, &s, &n);
   return e ? e : copy_string(d, v, s, n, out);
+}
+
+/* The typed reads, exported; the record reader inlines the bodies above. */
+fj_error fj_decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {
+  return decode_int64(d, v, out);
+}
+fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
+  return decode_int32(d, v, out);
+}
+fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
+  return decode_uint64(d, v, out);
+}
+fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out) {
+  return decode_double(d, v, out);
+}
+fj_error fj_decode_bool(fj_decoder *d, const fj_value *v, bool *out) {
+  return decode_bool(d, v, out);
+}
+fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
+  return decode_string(d, v, out);
 }
 
 /* ---- containers --------------------------------------------------------------- */
@@ -557,7 +591,8 @@ fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const c
   return e;
 }
 
-fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, int *field) {
+static inline FJ_ALWAYS_INLINE fj_error next_field(fj_decoder *d, fj_decode_fields *it,
+                                                   fj_value *value, int *field) {
   fj_parser *p = d->parser;
   fj_object *o = &it->o;
   const fj_decode_record *r = it->r;
@@ -599,6 +634,71 @@ fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, i
 
 fj_error fj_decode_field_error(fj_decoder *d, const fj_decode_fields *it, int field, fj_error e) {
   return fj_decode_path_key(d, it->r->names[field], it->r->lens[field] & ~NAME_HAS_BACKSLASH, e);
+}
+
+fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, int *field) {
+  return next_field(d, it, value, field);
+}
+
+/* A string member's value: the index of the accepted string it equals. */
+static fj_error read_choice(fj_decoder *d, const fj_value *v, const fj_decode_strings *c,
+                            int *index) {
+  const char *s;
+  size_t n;
+  fj_error e;
+  if (!raw_string(v, &s, &n) && (e = fj_decode_string_view(d, v, &s, &n))) return e;
+  for (uint32_t i = 0; i < c->count; i++)
+    if (c->lens[i] == n && memcmp(c->values[i], s, n) == 0) {
+      *index = (int)i;
+      return FJ_OK;
+    }
+  if (c->type_name) return fj_decode_bad_enum(d, v, c->type_name);
+  return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, fj_value_offset(v),
+                        "\"%.*s\" is not the constant \"%s\"", (int)(n > 64 ? 64 : n), s,
+                        c->values[0]);
+}
+
+/* Stores value `v` into the member `m` of struct `out` (not a custom one). */
+static inline fj_error read_member(fj_decoder *d, const fj_decode_member *m, const fj_value *v,
+                                   char *out) {
+  if ((m->flags & FJ_MEMBER_NULLABLE) && fj_value_type(v) == FJ_TYPE_NULL) {
+    if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = false;
+    return fj_decode_null(d, v);
+  }
+  void *dst = out + m->offset;
+  int index = 0;
+  fj_error e = FJ_ERR_INVALID_ARG;
+  switch ((fj_member_kind)m->kind) {
+  case FJ_MEMBER_BOOL: e = decode_bool(d, v, dst); break;
+  case FJ_MEMBER_INT32: e = decode_int32(d, v, dst); break;
+  case FJ_MEMBER_INT64: e = decode_int64(d, v, dst); break;
+  case FJ_MEMBER_UINT64: e = decode_uint64(d, v, dst); break;
+  case FJ_MEMBER_DOUBLE: e = decode_double(d, v, dst); break;
+  case FJ_MEMBER_STRING: e = decode_string(d, v, dst); break;
+  case FJ_MEMBER_ENUM:
+    if (!(e = read_choice(d, v, m->strings, &index))) memcpy(dst, &index, sizeof index);
+    break;
+  case FJ_MEMBER_CONST: return read_choice(d, v, m->strings, &index);
+  case FJ_MEMBER_CUSTOM: break;
+  }
+  if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = e == FJ_OK;
+  return e;
+}
+
+fj_error fj_decode_fields_read(fj_decoder *d, fj_decode_fields *it, void *out, fj_value *value,
+                               int *field) {
+  const fj_decode_member *members = it->r->members;
+  for (;;) {
+    int f = 0;
+    fj_error e = next_field(d, it, value, &f);
+    if (e) return e;
+    const fj_decode_member *m = &members[f];
+    if (m->kind == FJ_MEMBER_CUSTOM) {
+      *field = f;
+      return FJ_OK;
+    }
+    if (FJ_UNLIKELY((e = read_member(d, m, value, out)))) return fj_decode_field_error(d, it, f, e);
+  }
 }
 
 fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
