@@ -20,24 +20,27 @@
  * an object with exactly one property, required and no others (a nested
  * discriminator: {"circle": {...}}).
  *
- * The generated reader for a record walks the object's fields once. Key
- * matching is table-driven (fj_decode_field in src/codec): the next field in
- * schema order is tried first (the in-order fast path), else a hash table the
- * generator lays out; raw key bytes are compared (no unescaping) and only a
- * key that holds a backslash is unescaped. The generated code is then a
- * switch on the field index that reads each value straight into its member.
+ * Records are read and compared by the library from tables the generator
+ * lays out (fastjson/codec.h: fj_decode_record): key names, a hash table of
+ * them, the required fields and a member table (kind, offset, has-flag,
+ * enum strings, nested record, default). fj_decode_record_value() walks the
+ * object's fields once: the next field in schema order is tried first (the
+ * in-order fast path), else the hash table; raw key bytes are compared (no
+ * unescaping) and only a key that holds a backslash is unescaped; each value
+ * goes straight into its member, nested records and arrays of scalars or
+ * records by recursion. Generated code is called back only for what a table
+ * cannot say: unions, maps, arrays of arrays (<Type>_read_custom and
+ * <Type>_equal_custom). fj_read_<Type>(), fj_read_<Type>_value() and
+ * fj_equal_<Type>() of records are inline in the header.
  *
- * Compile cost: the compiler's time goes mostly per function and per call
- * site, so the generated file keeps both few. A member table (offset, kind,
- * has-flag) lets the library compare the scalar fields for fj_equal_<Type>()
- * (fj_members_equal); a writer writes a scalar field's key and value with one
- * call (fj_writer_member_*), its keys pre-quoted where they can be (one array
- * of `"key":` texts the writer copies unchecked: fj_writer_qmember_*,
- * fj_writer_qkey); the fj_equal_<Type>() are not inlined into each
- * other. One root reader for every fj_read_<Type>() (a case per type instead
- * of an adapter per type) saved 3% but cost read_struct/flat 2%.
- * Readers and writers otherwise stay straight-line: table-driven ones cost
- * 3-6% (reads) and 10-30% (writes) of speed in bench/bench_codec.cpp.
+ * Compile cost: the compiler's time goes per function and per statement, so
+ * the generated file keeps both few: tables cost it almost nothing. With
+ * readers from tables, N = 100 of bench/codec_compile_cost.py compiles in
+ * 2.6 s instead of 5.5 s at the same read speed (bench/bench_codec.cpp).
+ * Writers stay straight-line code: each member is one writer call, its key
+ * pre-quoted where it can be (one array of `"key":` texts the writer copies
+ * unchecked: fj_writer_qmember_*, fj_writer_qkey); a table-driven writer
+ * through the public writer calls measured 20-33% slower.
  *
  * The schema is read with libfastjson's own cursor into a small tree. */
 #include <ctype.h>
@@ -287,7 +290,7 @@ struct type {
   bool wrapper; /* the object around a nested-discriminator variant: wire shape only */
   /* emission */
   int visit;    /* 0 new, 1 on the DFS stack, 2 done */
-  bool read_fn; /* an enum read by its own function (an element, a variant), not the library */
+  bool own_fns; /* read and compared by functions of its own (custom members reach it) */
 };
 
 static type **g_types; /* every named type, in creation order */
@@ -906,8 +909,19 @@ static void emit_header(sbuf *h, const char *guard) {
     type *t = g_types[i];
     if (!emitted(t)) continue;
     const char *T = t->name;
-    out(h, "/** Reads a %s from the cursor's current value `v` (see fastjson/codec.h). */\n", T);
-    out(h, "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out);\n", T, T);
+    if (t->kind == T_RECORD)
+      out(h,
+          "/** The tables the library reads, compares (and writes) a %s with. */\n"
+          "extern const fj_decode_record fj__%s_record;\n"
+          "/** Reads a %s from the cursor's current value `v` (see fastjson/codec.h). */\n"
+          "static inline fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out) {\n"
+          "  return fj_decode_record_value(d, v, &fj__%s_record, out);\n}\n",
+          T, T, T, T, T, T);
+    else
+      out(h,
+          "/** Reads a %s from the cursor's current value `v` (see fastjson/codec.h). */\n"
+          "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out);\n",
+          T, T, T);
     /* the document readers and the object writers are inline: each would
      * otherwise be a function the compiler of the generated file handles
      * for every type, used or not */
@@ -937,10 +951,14 @@ static void emit_header(sbuf *h, const char *guard) {
           T, T, T);
     else
       out(h, "fj_error fj_write_%s(fj_writer *w, const %s *in);\n", T, T);
-    out(h,
-        "/** Whether two decoded values are equal (field by field, strings by bytes). */\n"
-        "bool fj_equal_%s(const %s *a, const %s *b);\n\n",
-        T, T, T);
+    out(h, "/** Whether two decoded values are equal (field by field, strings by bytes). */\n");
+    if (t->kind == T_RECORD)
+      out(h,
+          "static inline bool fj_equal_%s(const %s *a, const %s *b) {\n"
+          "  return fj_decode_record_equal(&fj__%s_record, a, b);\n}\n\n",
+          T, T, T, T);
+    else
+      out(h, "bool fj_equal_%s(const %s *a, const %s *b);\n\n", T, T, T);
   }
   out(h, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
 }
@@ -1066,7 +1084,7 @@ static void emit_enum_tables(sbuf *c, const type *t) {
 
 static void emit_enum_reader(sbuf *c, const type *t) {
   emit_enum_tables(c, t);
-  if (!t->read_fn) return; /* a record's member: the library reads it */
+  if (!t->own_fns) return; /* a record's member: the library reads it */
   out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
       t->name);
   out(c,
@@ -1141,13 +1159,21 @@ static const char *member_kind(const type *t) {
   case T_STRING: return "FJ_MEMBER_STRING";
   case T_ENUM: return "FJ_MEMBER_ENUM";
   case T_CONST: return "FJ_MEMBER_CONST";
+  case T_RECORD: return t->wrapper ? NULL : "FJ_MEMBER_RECORD";
+  case T_ARRAY: /* of scalars, enums or records: elements the library reads */
+    return is_scalar(t->elem) || (t->elem->kind == T_RECORD && !t->elem->wrapper)
+               ? "FJ_MEMBER_ARRAY"
+               : NULL;
   default: return NULL;
   }
 }
 
 /* The strings an enum or const member accepts (fj_decode_strings), as a
  * constant expression: compound literals outside a function are static. */
+static char *default_ref(const field *f);
+
 static char *member_strings(const type *t) {
+  if (t->kind == T_ARRAY) t = t->elem;
   if (t->kind == T_ENUM)
     return fmt("&(const fj_decode_strings){%s_values, %s_value_lens, %zu, %s}", t->name, t->name,
                t->nvalues, c_string(t->name, strlen(t->name)));
@@ -1168,15 +1194,33 @@ static void emit_members(sbuf *c, const type *t) {
     const field *f = &t->fields[i];
     const type *ft = f->t;
     const char *kind = member_kind(ft);
-    const char *flags = f->pointer ? "FJ_MEMBER_POINTER" : f->nullable ? "FJ_MEMBER_NULLABLE" : "0";
-    out(c, "    {%s, %s, %s, %s, %s},\n", kind ? kind : "FJ_MEMBER_CUSTOM", flags,
+    const type *rec = ft->kind == T_ARRAY ? ft->elem : ft;
+    char *flags = fmt("%s%s0", f->pointer ? "FJ_MEMBER_POINTER | " : "",
+                      f->nullable ? "FJ_MEMBER_NULLABLE | " : "");
+    out(c, "    {%s, %s, %s, %s, %s, %s, %s, %s},\n", kind ? kind : "FJ_MEMBER_CUSTOM", flags,
+        kind && ft->kind == T_ARRAY ? member_kind(ft->elem) : "0",
         ft->kind == T_CONST ? "0" : fmt("offsetof(%s, %s)", T, f->cname),
         has_flag(f) ? fmt("offsetof(%s, has_%s)", T, f->cname) : "FJ_MEMBER_NO_HAS",
-        member_strings(ft));
+        member_strings(ft),
+        kind && rec->kind == T_RECORD ? fmt("&fj__%s_record", rec->name) : "NULL",
+        !f->required && f->def ? default_ref(f) : "NULL");
   }
-  out(c, "%s};\n", t->nfields ? "" : "    {0, 0, 0, 0, NULL}\n");
+  out(c, "%s};\n", t->nfields ? "" : "    {0, 0, 0, 0, 0, NULL, NULL, NULL}\n");
 }
 
+/* A default as a pointer to a constant of the member's C type. */
+static char *default_ref(const field *f) {
+  const jn *d = f->def;
+  if (f->t->kind == T_STRING)
+    return fmt("&(const fj_str){%s, %zu}", c_string(d->s, d->slen), d->slen);
+  return fmt("&(const %s){%s}", f->t->kind == T_ENUM ? "int" : c_type(f->t), default_expr(f));
+}
+
+static void emit_custom_members(sbuf *c, const type *t);
+static char *eq_expr(const type *t, const char *a, const char *b, bool pointer);
+
+/* A record's tables (fastjson/codec.h: fj_decode_record): the library reads
+ * and compares the record from them. */
 static void emit_record_reader(sbuf *c, const type *t) {
   size_t nf = t->nfields, words = nf ? (nf + 63) / 64 : 1, cells = nf ? nf : 1;
   const char *T = t->name;
@@ -1216,59 +1260,45 @@ static void emit_record_reader(sbuf *c, const type *t) {
   }
   out(c, "};\n");
   emit_members(c, t);
-  out(c, "static const fj_decode_record %s_record = {%s_names, %s_lens, %s_slots, %zu, %zu,\n", T,
-      T, T, T, nf, size - 1);
-  out(c, "                                           %s_required, %d, %d, %s_members};\n\n", T,
-      t->unknown_error, t->last_wins, T);
-
-  out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out) {\n", T, T);
-  out(c, "  uint64_t seen[%zu];\n  fj_decode_fields it;\n  fj_value val;\n  fj_error e;\n", words);
-  out(c, "  int f;\n  memset(out, 0, sizeof *out);\n");
-  out(c, "  fj_decode_fields_init(d, o, &%s_record, seen, &it);\n", T);
-  /* the library stores scalars, enums and consts itself: only the others
-   * (records, unions, arrays, maps) come back here */
   size_t ncustom = 0;
-  for (size_t i = 0; i < nf; i++)
-    ncustom += !member_kind(t->fields[i].t);
-  if (!ncustom) out(c, "  (void)val;\n  (void)f;\n");
-  out(c, "  while ((e = fj_decode_fields_read(d, &it, out, &val, &f)) == FJ_OK) {\n");
-  if (ncustom) {
-    out(c, "    switch (f) {\n");
-    for (size_t i = 0; i < nf; i++) {
-      const field *f = &t->fields[i];
-      if (member_kind(f->t)) continue;
-      char *dst = fmt("out->%s", f->cname);
-      out(c, "    case %zu:\n", i);
-      if (f->nullable) {
-        out(c, "      if (fj_decode_is_null(&val)) {\n");
-        out(c, "        e = fj_decode_null(d, &val);\n");
-        if (has_flag(f))
-          out(c, "        out->has_%s = false;\n", f->cname);
-        else if (f->pointer)
-          out(c, "        %s = NULL;\n", dst);
-        out(c, "        break;\n      }\n");
-      }
-      out(c, "      %s\n", read_call(f->t, "&val", dst, f->pointer));
-      if (has_flag(f)) out(c, "      out->has_%s = e == FJ_OK;\n", f->cname);
-      out(c, "      break;\n");
-    }
-    out(c, "    }\n");
-    out(c, "    if (e) return fj_decode_field_error(d, &it, f, e);\n");
-  }
-  out(c, "  }\n  if (e != FJ_END) return e;\n");
+  bool defaults = false;
   for (size_t i = 0; i < nf; i++) {
-    const field *f = &t->fields[i];
-    if (!f->required && f->def)
-      out(c,
-          "  if (!fj_decode_field_seen(&it, %zu)) {\n    out->%s = %s;\n    out->has_%s = true;\n  "
-          "}\n",
-          i, f->cname, default_expr(f), f->cname);
+    ncustom += !member_kind(t->fields[i].t);
+    defaults |= !t->fields[i].required && t->fields[i].def;
   }
-  out(c, "  return FJ_OK;\n}\n\n");
+  if (ncustom) emit_custom_members(c, t);
+  out(c, "const fj_decode_record fj__%s_record = {\n", T);
+  out(c, "    %s_names, %s_lens, %s_slots, %zu, %zu, %s_required, %d, %d, %s_members,\n", T, T, T,
+      nf, size - 1, T, t->unknown_error, t->last_wins, T);
+  out(c, "    \"object (%s)\", sizeof(%s), %s, %s, %s};\n\n", T, T, defaults ? "true" : "false",
+      ncustom ? fmt("%s_read_custom", T) : "NULL", ncustom ? fmt("%s_equal_custom", T) : "NULL");
+}
 
-  out(c, "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out) {\n", T, T);
-  out(c, "  fj_object o;\n  fj_error e = fj_decode_object(d, v, &o, \"object (%s)\");\n", T);
-  out(c, "  return e ? e : read_%s_fields(d, &o, out);\n}\n\n", T);
+/* The record's custom members (unions, maps, arrays of arrays), which the
+ * library reads and compares through these two callbacks. */
+static void emit_custom_members(sbuf *c, const type *t) {
+  const char *T = t->name;
+  out(c, "static fj_error %s_read_custom(fj_decoder *d, int f, const fj_value *val, void *to) {\n",
+      T);
+  out(c, "  %s *out = to;\n  fj_error e = FJ_ERR_INVALID_ARG;\n  switch (f) {\n", T);
+  for (size_t i = 0; i < t->nfields; i++) {
+    const field *f = &t->fields[i];
+    if (member_kind(f->t)) continue;
+    out(c, "  case %zu:\n    %s\n    break;\n", i,
+        read_call(f->t, "val", fmt("out->%s", f->cname), f->pointer));
+  }
+  out(c, "  }\n  return e;\n}\n\n");
+  out(c, "static bool %s_equal_custom(int f, const void *x, const void *y) {\n", T);
+  out(c, "  const %s *a = x, *b = y;\n  switch (f) {\n", T);
+  for (size_t i = 0; i < t->nfields; i++) {
+    const field *f = &t->fields[i];
+    if (member_kind(f->t)) continue;
+    char *x = fmt("a->%s", f->cname), *y = fmt("b->%s", f->cname);
+    /* pointers reach here non-NULL */
+    out(c, "  case %zu:\n    return %s;\n", i,
+        f->pointer ? fmt("fj_equal_%s(%s, %s)", f->t->name, x, y) : eq_expr(f->t, x, y, false));
+  }
+  out(c, "  }\n  return false;\n}\n\n");
 }
 
 static void emit_union_reader(sbuf *c, const type *t) {
@@ -1305,9 +1335,11 @@ static void emit_union_reader(sbuf *c, const type *t) {
             "    if ((e = fj_decode_alloc(d, v, sizeof *out->as.%s, (void **)&out->as.%s))) return "
             "e;\n",
             vr->cname, vr->cname);
-        out(c, "    return read_%s_fields(d, &o, out->as.%s);\n", vr->t->name, vr->cname);
+        out(c, "    return fj_decode_record_fields(d, &o, &fj__%s_record, out->as.%s);\n",
+            vr->t->name, vr->cname);
       } else {
-        out(c, "    return read_%s_fields(d, &o, &out->as.%s);\n", vr->t->name, vr->cname);
+        out(c, "    return fj_decode_record_fields(d, &o, &fj__%s_record, &out->as.%s);\n",
+            vr->t->name, vr->cname);
       }
     }
     out(c, "  }\n  return FJ_OK;\n}\n\n");
@@ -1596,6 +1628,7 @@ static void emit_container_equal(sbuf *c, const type *t) {
 }
 
 static void emit_equal(sbuf *c, const type *t) {
+  if (t->kind == T_RECORD) return; /* the library's, from the record's tables (header) */
   out(c, "FJ_GEN_NOINLINE bool fj_equal_%s(const %s *a, const %s *b) {\n", t->name, t->name,
       t->name);
   if (t->kind == T_RECORD) {
@@ -1633,27 +1666,37 @@ static void emit_equal(sbuf *c, const type *t) {
 
 /* ---- the C file ------------------------------------------------------------------- */
 
-/* Marks the enums read by a function of their own: array and map elements
- * and nested variants (a record's enum member is read by the library). */
-static void mark_enum_readers(void) {
+/* Marks a type reached from generated code (a custom member, a variant, an
+ * element of one): it gets its own read and compare functions. */
+static void mark_own(type *t) {
+  if (t->own_fns || (t->kind != T_ENUM && t->kind != T_ARRAY && t->kind != T_MAP)) return;
+  t->own_fns = true;
+  for (size_t i = 0; i < g_ntypes; i++) /* a $ref may hold a copy: functions go by name */
+    if (g_types[i]->kind == t->kind && !strcmp(g_types[i]->name, t->name))
+      g_types[i]->own_fns = true;
+  if (t->kind != T_ENUM) mark_own(t->elem);
+}
+
+/* Marks the enums, arrays and maps the library does not read itself. */
+static void mark_own_fns(void) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
-    if ((t->kind == T_ARRAY || t->kind == T_MAP) && t->elem->kind == T_ENUM)
-      t->elem->read_fn = true;
+    for (size_t k = 0; t->kind == T_RECORD && !t->wrapper && k < t->nfields; k++)
+      if (!member_kind(t->fields[k].t)) mark_own(t->fields[k].t);
     for (size_t k = 0; t->kind == T_UNION && k < t->nvariants; k++)
-      if (t->variants[k].t->kind == T_ENUM) t->variants[k].t->read_fn = true;
+      mark_own(t->variants[k].t);
   }
 }
 
 static void emit_source(sbuf *c, const char *header_name) {
   sbuf body = {0};
-  mark_enum_readers();
+  mark_own_fns();
   /* pointer readers for recursive references */
   bool need_ptr[1024] = {false};
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     for (size_t k = 0; t->kind == T_RECORD && k < t->nfields; k++)
-      if (t->fields[k].pointer) {
+      if (t->fields[k].pointer && !member_kind(t->fields[k].t)) {
         for (size_t j = 0; j < g_ntypes && j < 1024; j++)
           if (g_types[j] == t->fields[k].t) need_ptr[j] = true;
       }
@@ -1674,9 +1717,9 @@ static void emit_source(sbuf *c, const char *header_name) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     if (t->kind == T_ENUM) emit_enum_reader(&body, t);
-    if (t->kind == T_ARRAY || t->kind == T_MAP) emit_container_reader(&body, t);
+    if ((t->kind == T_ARRAY || t->kind == T_MAP) && t->own_fns) emit_container_reader(&body, t);
     if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) emit_helper_writers(&body, t);
-    if (t->kind == T_ARRAY || t->kind == T_MAP) emit_container_equal(&body, t);
+    if ((t->kind == T_ARRAY || t->kind == T_MAP) && t->own_fns) emit_container_equal(&body, t);
   }
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
@@ -1702,7 +1745,7 @@ static void emit_source(sbuf *c, const char *header_name) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     if (t->kind == T_ENUM || t->kind == T_ARRAY || t->kind == T_MAP) {
-      if (t->kind != T_ENUM || t->read_fn)
+      if (t->own_fns)
         out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name,
             t->name);
       if (t->kind != T_ARRAY)
@@ -1710,13 +1753,10 @@ static void emit_source(sbuf *c, const char *header_name) {
     }
     if (t->kind == T_ARRAY)
       out(c, "static fj_error write_%s_rest(fj_writer *w, %s v);\n", t->name, t->name);
-    if (t->kind == T_ARRAY || t->kind == T_MAP)
+    if ((t->kind == T_ARRAY || t->kind == T_MAP) && t->own_fns)
       out(c, "static bool equal_%s(const %s *a, const %s *b);\n", t->name, t->name, t->name);
     if (i < 1024 && need_ptr[i])
       out(c, "static fj_error read_%s_ptr(fj_decoder *d, const fj_value *v, %s **out);\n", t->name,
-          t->name);
-    if (t->kind == T_RECORD && !t->wrapper)
-      out(c, "static fj_error read_%s_fields(fj_decoder *d, fj_object *o, %s *out);\n", t->name,
           t->name);
   }
   out(c, "\n");

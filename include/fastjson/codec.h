@@ -375,19 +375,25 @@ static inline uint32_t fj_decode_key_hash(const char *k, size_t n) {
   return h ^ (h >> 15);
 }
 
-/** What a record's member holds. The library reads (fj_decode_fields_read())
- *  and compares (fj_members_equal()) every kind but FJ_MEMBER_CUSTOM itself;
- *  generated code handles the custom ones. */
+/** What a record's member holds. The library reads (fj_decode_record_value()),
+ *  and compares (fj_decode_record_equal()) every kind but FJ_MEMBER_CUSTOM
+ *  itself; generated code handles the custom ones through the record's
+ *  callbacks. */
 typedef enum fj_member_kind {
-  FJ_MEMBER_CUSTOM, /**< a record, union, array or map: generated code reads and compares it */
+  FJ_MEMBER_CUSTOM, /**< a union, map or nested array: the record's callbacks read and compare it */
   FJ_MEMBER_BOOL,   /**< bool */
   FJ_MEMBER_INT32,  /**< int32_t */
   FJ_MEMBER_INT64,  /**< int64_t */
   FJ_MEMBER_UINT64, /**< uint64_t */
   FJ_MEMBER_DOUBLE, /**< double */
   FJ_MEMBER_STRING, /**< fj_str, copied into the decoder's arena */
-  FJ_MEMBER_ENUM,   /**< a C enum the size of an int, numbered from 0 as `values` lists them */
-  FJ_MEMBER_CONST   /**< nothing stored: the value must be the string `values` holds */
+  FJ_MEMBER_ENUM,   /**< a C enum the size of an int, numbered from 0 as `strings` lists them */
+  FJ_MEMBER_CONST,  /**< nothing stored: the value must be the string `strings` holds */
+  FJ_MEMBER_RECORD, /**< a struct `record` describes (by value, or a pointer: FJ_MEMBER_POINTER) */
+  /** `struct { T *items; size_t count; }` of `elem` elements (a scalar kind,
+   *  FJ_MEMBER_ENUM with `strings` or FJ_MEMBER_RECORD with `record`), in
+   *  the decoder's arena */
+  FJ_MEMBER_ARRAY
 } fj_member_kind;
 
 /** Member flags (bit set). */
@@ -409,19 +415,27 @@ typedef struct fj_decode_strings {
   const char *type_name;
 } fj_decode_strings;
 
+struct fj_decode_record;
+
 /** Where and how one field of a generated struct is stored. */
 typedef struct fj_decode_member {
-  uint8_t kind;                     /**< fj_member_kind */
-  uint8_t flags;                    /**< FJ_MEMBER_POINTER, FJ_MEMBER_NULLABLE */
-  uint32_t offset;                  /**< offsetof() the member (0 for a const) */
-  uint32_t has;                     /**< offsetof() its `bool` has-flag, or FJ_MEMBER_NO_HAS */
-  const fj_decode_strings *strings; /**< FJ_MEMBER_ENUM, FJ_MEMBER_CONST; else NULL */
+  uint8_t kind;                          /**< fj_member_kind */
+  uint8_t flags;                         /**< FJ_MEMBER_POINTER, FJ_MEMBER_NULLABLE */
+  uint8_t elem;                          /**< FJ_MEMBER_ARRAY: the elements' fj_member_kind */
+  uint32_t offset;                       /**< offsetof() the member (0 for a const) */
+  uint32_t has;                          /**< offsetof() its `bool` has-flag, or FJ_MEMBER_NO_HAS */
+  const fj_decode_strings *strings;      /**< enums and consts (or an array of enums) */
+  const struct fj_decode_record *record; /**< FJ_MEMBER_RECORD, or an array of records */
+  /** the default stored when the field is absent (a value of the member's
+   *  scalar kind), with the has-flag set; NULL: none */
+  const void *def;
 } fj_decode_member;
 
-/** The keys of a record type, as generated readers describe them. */
+/** A record type, as generated code describes it: its keys, members and
+ *  the callbacks for the members the library does not handle. */
 typedef struct fj_decode_record {
   const char *const *names; /**< the JSON keys (unescaped), in schema order */
-  /** their lengths in bytes; UINT32_MAX for a name holding a backslash
+  /** their lengths in bytes, with bit 31 set for a name holding a backslash
    *  (never compared with a raw key, only with an unescaped one) */
   const uint32_t *lens;
   /** open-addressing hash table of mask + 1 entries: field index + 1 at
@@ -431,9 +445,17 @@ typedef struct fj_decode_record {
   const uint64_t *required; /**< bit i of word i / 64: field i is required */
   /** Per-type policies: -1 follows the decode flags, 0 no, 1 yes. */
   int unknown_error, last_wins;
-  /** nfields members, one per name (for fj_decode_fields_read() and
-   *  fj_members_equal()); NULL: none (fj_decode_field() only) */
+  /** nfields members, one per name; NULL: none (fj_decode_field() only) */
   const fj_decode_member *members;
+  const char *what; /**< the expected type in messages, e.g. "object (Point)" */
+  size_t size;      /**< sizeof the struct */
+  bool defaults;    /**< some member has a default (`def`) */
+  /** Reads the value `v` of custom member `field` into struct `out`
+   *  (has-flags and null are handled by the caller). NULL: no custom members. */
+  fj_error (*read_custom)(fj_decoder *d, int field, const fj_value *v, void *out);
+  /** Whether custom member `field` is equal in structs `a` and `b` (both
+   *  present; pointers both non-NULL). */
+  bool (*equal_custom)(int field, const void *a, const void *b);
 } fj_decode_record;
 
 /** The iteration of one object's fields against a record (private fields). */
@@ -463,41 +485,32 @@ FJ_API void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_de
  *          described. */
 FJ_API fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, int *field);
 
-/** The next field of the record whose member is FJ_MEMBER_CUSTOM: the
- *  fields before it whose members the library reads (scalars, enums,
- *  consts; it->r->members must not be NULL) are stored into `out`, the
- *  struct being read (zeroed by the caller), as fj_decode_field() meets
- *  them: the value at the member's offset and its has-flag true, or, for
- *  null in an FJ_MEMBER_NULLABLE member, the has-flag false. Strings are
- *  copied into the decoder's arena. One call instead of fj_decode_field()
- *  plus a typed read per field, and no per-type code for those fields.
- *  @return FJ_OK with *field and *value for a custom member; FJ_END when
- *          the object is complete (the required fields were all read); the
- *          errors of fj_decode_field(); a stored field's value errors
- *          (FJ_ERR_WRONG_TYPE, FJ_ERR_NUMBER_RANGE, FJ_ERR_BAD_NUMBER, an
- *          enum or const mismatch as FJ_ERR_WRONG_TYPE, FJ_ERR_NOMEM, ...),
- *          described with the field's key prepended to the path. */
-FJ_API fj_error fj_decode_fields_read(fj_decoder *d, fj_decode_fields *it, void *out,
-                                      fj_value *value, int *field);
-
 /** While an error `e` of field `field`'s value unwinds: prepends its key to
  *  the path. @return `e`. */
 FJ_API fj_error fj_decode_field_error(fj_decoder *d, const fj_decode_fields *it, int field,
                                       fj_error e);
 
-/** fj_members_equal(): every member from `from` on is equal. */
-#define FJ_MEMBERS_EQUAL (-1)
-/** fj_members_equal(): a member differs. */
-#define FJ_MEMBERS_UNEQUAL (-2)
+/** Reads the object `v` into the struct `out` that record `r` describes
+ *  (r->size bytes, zeroed first): every field as its member says, custom
+ *  ones through r->read_custom; policies as fj_decode_field(); defaults for
+ *  absent fields. Strings, arrays and pointed-to records go to the
+ *  decoder's arena. What a generated fj_read_<Type>_value() calls.
+ *  @return FJ_OK; FJ_ERR_WRONG_TYPE (not an object, or a field of another
+ *          type), FJ_ERR_NO_SUCH_FIELD, FJ_ERR_DUPLICATE_KEY,
+ *          FJ_ERR_NUMBER_RANGE, FJ_ERR_NOMEM, cursor errors: described,
+ *          with the path to the failing value. */
+FJ_API fj_error fj_decode_record_value(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
+                                       void *out);
 
-/** Compares two structs of record `r` (generated fj_equal_<Type>()) member
- *  by member from field `from` on: has-flags, scalars (strings by bytes,
- *  doubles with ==), a pointer member's NULL-ness. Needs r->members.
- *  @return the index of the next custom member present in both (pointers
- *          both non-NULL and different), for the caller to compare, then
- *          to call again from the index + 1; FJ_MEMBERS_EQUAL;
- *          FJ_MEMBERS_UNEQUAL. */
-FJ_API int fj_members_equal(const fj_decode_record *r, const void *a, const void *b, int from);
+/** fj_decode_record_value() on an object already entered (`o`, from its
+ *  first field or after fj_decode_object_restart()). */
+FJ_API fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_decode_record *r,
+                                        void *out);
+
+/** Whether structs `a` and `b` of record `r` are equal, member by member:
+ *  has-flags, scalars (strings by bytes, doubles with ==), records and
+ *  arrays element by element, custom members through r->equal_custom. */
+FJ_API bool fj_decode_record_equal(const fj_decode_record *r, const void *a, const void *b);
 
 /** Whether field `field` was read (for defaults). */
 static inline bool fj_decode_field_seen(const fj_decode_fields *it, int field) {

@@ -648,7 +648,7 @@ static fj_error read_choice(fj_decoder *d, const fj_value *v, const fj_decode_st
   fj_error e;
   if (!raw_string(v, &s, &n) && (e = fj_decode_string_view(d, v, &s, &n))) return e;
   for (uint32_t i = 0; i < c->count; i++)
-    if (c->lens[i] == n && memcmp(c->values[i], s, n) == 0) {
+    if (c->lens[i] == n && fj__bytes_equal(c->values[i], s, n)) {
       *index = (int)i;
       return FJ_OK;
     }
@@ -658,47 +658,158 @@ static fj_error read_choice(fj_decoder *d, const fj_value *v, const fj_decode_st
                         c->values[0]);
 }
 
-/* Stores value `v` into the member `m` of struct `out` (not a custom one). */
-static inline fj_error read_member(fj_decoder *d, const fj_decode_member *m, const fj_value *v,
-                                   char *out) {
-  if ((m->flags & FJ_MEMBER_NULLABLE) && fj_value_type(v) == FJ_TYPE_NULL) {
-    if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = false;
-    return fj_decode_null(d, v);
+/* ---- records from their tables ----------------------------------------------
+ * A generated struct is read here from its record's member table: one loop
+ * over the fields for every type, recursing into nested records and arrays,
+ * with generated code called back only for what a table cannot say (unions,
+ * maps, arrays of arrays). */
+
+/* The bytes a value of scalar kind `k` takes in a struct. */
+static size_t kind_size(fj_member_kind k) {
+  switch (k) {
+  case FJ_MEMBER_BOOL: return sizeof(bool);
+  case FJ_MEMBER_INT32: return sizeof(int32_t);
+  case FJ_MEMBER_INT64: return sizeof(int64_t);
+  case FJ_MEMBER_UINT64: return sizeof(uint64_t);
+  case FJ_MEMBER_DOUBLE: return sizeof(double);
+  case FJ_MEMBER_STRING: return sizeof(fj_str);
+  case FJ_MEMBER_ENUM: return sizeof(int);
+  default: return 0;
   }
-  void *dst = out + m->offset;
+}
+
+static fj_error read_array(fj_decoder *d, const fj_decode_member *m, const fj_value *v, void *dst);
+
+/* Value `v` as kind `k` into `dst` (a scalar, an enum, a const, a record). */
+static inline FJ_ALWAYS_INLINE fj_error read_kind(fj_decoder *d, fj_member_kind k,
+                                                  const fj_decode_member *m, const fj_value *v,
+                                                  void *dst) {
   int index = 0;
-  fj_error e = FJ_ERR_INVALID_ARG;
-  switch ((fj_member_kind)m->kind) {
-  case FJ_MEMBER_BOOL: e = decode_bool(d, v, dst); break;
-  case FJ_MEMBER_INT32: e = decode_int32(d, v, dst); break;
-  case FJ_MEMBER_INT64: e = decode_int64(d, v, dst); break;
-  case FJ_MEMBER_UINT64: e = decode_uint64(d, v, dst); break;
-  case FJ_MEMBER_DOUBLE: e = decode_double(d, v, dst); break;
-  case FJ_MEMBER_STRING: e = decode_string(d, v, dst); break;
+  fj_error e;
+  switch (k) {
+  case FJ_MEMBER_BOOL: return decode_bool(d, v, dst);
+  case FJ_MEMBER_INT32: return decode_int32(d, v, dst);
+  case FJ_MEMBER_INT64: return decode_int64(d, v, dst);
+  case FJ_MEMBER_UINT64: return decode_uint64(d, v, dst);
+  case FJ_MEMBER_DOUBLE: return decode_double(d, v, dst);
+  case FJ_MEMBER_STRING: return decode_string(d, v, dst);
   case FJ_MEMBER_ENUM:
     if (!(e = read_choice(d, v, m->strings, &index))) memcpy(dst, &index, sizeof index);
-    break;
+    return e;
   case FJ_MEMBER_CONST: return read_choice(d, v, m->strings, &index);
+  case FJ_MEMBER_RECORD: return fj_decode_record_value(d, v, m->record, dst);
+  case FJ_MEMBER_ARRAY: return read_array(d, m, v, dst);
   case FJ_MEMBER_CUSTOM: break;
+  }
+  return FJ_ERR_INVALID_ARG;
+}
+
+/* An array member: elements appended to a growing block in the arena (no
+ * counting pass over the array). */
+static fj_error read_array(fj_decoder *d, const fj_decode_member *m, const fj_value *v, void *dst) {
+  struct {
+    void *items;
+    size_t count;
+  } *out = dst;
+  fj_array a;
+  fj_error e = fj_decode_array(d, v, &a);
+  if (e) return e;
+  const fj_member_kind k = (fj_member_kind)m->elem;
+  const size_t size = k == FJ_MEMBER_RECORD ? m->record->size : kind_size(k);
+  void *items = NULL, *p;
+  size_t cap = 0;
+  fj_value elem;
+  out->items = NULL;
+  out->count = 0;
+  while ((e = fj_decode_next(d, &a, &elem)) == FJ_OK) {
+    if ((e = fj_decode_push(d, &a, size, &items, &out->count, &cap, &p))) return e;
+    out->items = items;
+    if (FJ_UNLIKELY(e = read_kind(d, k, m, &elem, p)))
+      return fj_decode_path_index(d, out->count - 1, e);
+  }
+  return e == FJ_END ? FJ_OK : e;
+}
+
+/* A record member held by pointer: the struct goes to the arena. */
+static fj_error read_pointed(fj_decoder *d, const fj_decode_member *m, const fj_value *v,
+                             void *dst) {
+  void *p;
+  fj_error e = fj_decode_alloc(d, v, m->record->size, &p);
+  if (e) return e;
+  memcpy(dst, &p, sizeof p);
+  return fj_decode_record_value(d, v, m->record, p);
+}
+
+/* Value `v` of member `m` (field f) into struct `out`, with its has-flag. */
+static inline FJ_ALWAYS_INLINE fj_error read_member(fj_decoder *d, const fj_decode_record *r, int f,
+                                                    const fj_value *v, char *out) {
+  const fj_decode_member *m = &r->members[f];
+  void *dst = out + m->offset;
+  fj_error e;
+  if ((m->flags & FJ_MEMBER_NULLABLE) && fj_value_type(v) == FJ_TYPE_NULL) {
+    if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = false;
+    if (m->flags & FJ_MEMBER_POINTER) memset(dst, 0, sizeof(void *));
+    return fj_decode_null(d, v);
+  }
+  if (FJ_LIKELY(m->kind != FJ_MEMBER_CUSTOM)) {
+    if (m->flags & FJ_MEMBER_POINTER)
+      e = read_pointed(d, m, v, dst);
+    else
+      e = read_kind(d, (fj_member_kind)m->kind, m, v, dst);
+  } else {
+    e = r->read_custom(d, f, v, out);
   }
   if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = e == FJ_OK;
   return e;
 }
 
-fj_error fj_decode_fields_read(fj_decoder *d, fj_decode_fields *it, void *out, fj_value *value,
-                               int *field) {
-  const fj_decode_member *members = it->r->members;
+/* Absent fields with a default get it, and their has-flag. */
+static void apply_defaults(const fj_decode_fields *it, char *out) {
+  const fj_decode_record *r = it->r;
+  for (uint32_t f = 0; f < r->nfields; f++) {
+    const fj_decode_member *m = &r->members[f];
+    if (!m->def || fj_decode_field_seen(it, (int)f)) continue;
+    memcpy(out + m->offset, m->def, kind_size((fj_member_kind)m->kind));
+    if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = true;
+  }
+}
+
+/* The fields of `o` into `out`, with `seen` of (r->nfields + 63) / 64 words. */
+static fj_error read_fields(fj_decoder *d, fj_object *o, const fj_decode_record *r, char *out,
+                            uint64_t *seen) {
+  fj_decode_fields it;
+  fj_value v;
+  memset(out, 0, r->size);
+  fj_decode_fields_init(d, o, r, seen, &it);
   for (;;) {
     int f = 0;
-    fj_error e = next_field(d, it, value, &f);
-    if (e) return e;
-    const fj_decode_member *m = &members[f];
-    if (m->kind == FJ_MEMBER_CUSTOM) {
-      *field = f;
-      return FJ_OK;
+    fj_error e = next_field(d, &it, &v, &f);
+    if (e) {
+      if (e != FJ_END) return e;
+      break;
     }
-    if (FJ_UNLIKELY((e = read_member(d, m, value, out)))) return fj_decode_field_error(d, it, f, e);
+    if (FJ_UNLIKELY((e = read_member(d, r, f, &v, out))))
+      return fj_decode_field_error(d, &it, f, e);
   }
+  if (r->defaults) apply_defaults(&it, out);
+  return FJ_OK;
+}
+
+fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_decode_record *r,
+                                 void *out) {
+  uint64_t seen[4];
+  if (FJ_LIKELY(r->nfields <= 256)) return read_fields(d, o, r, out, seen);
+  uint64_t *many = fj_arena_alloc(d->arena, (r->nfields + 63) / 64 * sizeof *many);
+  if (!many)
+    return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, o->start), "out of memory");
+  return read_fields(d, o, r, out, many);
+}
+
+fj_error fj_decode_record_value(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
+                                void *out) {
+  fj_object o;
+  fj_error e = fj_decode_object(d, v, &o, r->what);
+  return e ? e : fj_decode_record_fields(d, &o, r, out);
 }
 
 fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {

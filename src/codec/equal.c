@@ -1,16 +1,43 @@
 /* Equality of generated structs, member by member from the record's member
- * table: the scalar members are compared here, once for every type, and
- * only the custom ones (records, unions, arrays, maps) go back to the
- * generated fj_equal_<Type>(), which would otherwise hold a comparison per
- * field that the compiler has to optimise for every type. */
+ * table: scalars, nested records and arrays are compared here, once for
+ * every type, and only the custom members (unions, maps, arrays of arrays)
+ * go back to the generated callback, which would otherwise hold a
+ * comparison per field that the compiler has to optimise for every type. */
 #include <string.h>
 
 #include "fastjson/codec.h"
 
-static bool scalars_equal(const fj_decode_member *m, const char *a, const char *b) {
-  a += m->offset;
-  b += m->offset;
-  switch ((fj_member_kind)m->kind) {
+static bool values_equal(fj_member_kind k, const fj_decode_member *m, const char *a, const char *b);
+
+static bool arrays_equal(const fj_decode_member *m, const char *a, const char *b) {
+  typedef struct {
+    const char *items;
+    size_t count;
+  } array;
+  const array *x = (const array *)a, *y = (const array *)b;
+  if (x->count != y->count) return false;
+  const fj_member_kind k = (fj_member_kind)m->elem;
+  size_t size = 0;
+  switch (k) {
+  case FJ_MEMBER_BOOL: size = sizeof(bool); break;
+  case FJ_MEMBER_INT32: size = sizeof(int32_t); break;
+  case FJ_MEMBER_INT64:
+  case FJ_MEMBER_UINT64: size = sizeof(int64_t); break;
+  case FJ_MEMBER_DOUBLE: size = sizeof(double); break;
+  case FJ_MEMBER_STRING: size = sizeof(fj_str); break;
+  case FJ_MEMBER_ENUM: size = sizeof(int); break;
+  case FJ_MEMBER_RECORD: size = m->record->size; break;
+  default: return false;
+  }
+  for (size_t i = 0; i < x->count; i++)
+    if (!values_equal(k, m, x->items + i * size, y->items + i * size)) return false;
+  return true;
+}
+
+/* Two values of kind `k` (member `m` says the rest). */
+static bool values_equal(fj_member_kind k, const fj_decode_member *m, const char *a,
+                         const char *b) {
+  switch (k) {
   case FJ_MEMBER_BOOL: return *(const bool *)a == *(const bool *)b;
   case FJ_MEMBER_INT32: return *(const int32_t *)a == *(const int32_t *)b;
   case FJ_MEMBER_INT64: return *(const int64_t *)a == *(const int64_t *)b;
@@ -21,32 +48,35 @@ static bool scalars_equal(const fj_decode_member *m, const char *a, const char *
     const fj_str *x = (const fj_str *)a, *y = (const fj_str *)b;
     return x->len == y->len && (!x->len || memcmp(x->data, y->data, x->len) == 0);
   }
+  case FJ_MEMBER_RECORD: return fj_decode_record_equal(m->record, a, b);
+  case FJ_MEMBER_ARRAY: return arrays_equal(m, a, b);
   case FJ_MEMBER_CONST: /* nothing stored */
   case FJ_MEMBER_CUSTOM: break;
   }
   return true;
 }
 
-int fj_members_equal(const fj_decode_record *r, const void *a, const void *b, int from) {
+bool fj_decode_record_equal(const fj_decode_record *r, const void *a, const void *b) {
   const char *x = a, *y = b;
-  for (uint32_t f = (uint32_t)from; f < r->nfields; f++) {
+  for (uint32_t f = 0; f < r->nfields; f++) {
     const fj_decode_member *m = &r->members[f];
     if (m->has != FJ_MEMBER_NO_HAS) { /* present in both, or in neither */
       bool hx = *(const bool *)(x + m->has), hy = *(const bool *)(y + m->has);
-      if (hx != hy) return FJ_MEMBERS_UNEQUAL;
+      if (hx != hy) return false;
       if (!hx) continue;
     }
-    if (m->kind != FJ_MEMBER_CUSTOM) {
-      if (!scalars_equal(m, x, y)) return FJ_MEMBERS_UNEQUAL;
-      continue;
-    }
+    const char *px = x + m->offset, *py = y + m->offset;
     if (m->flags & FJ_MEMBER_POINTER) { /* the same child, or two to compare */
-      const void *px = *(const void *const *)(x + m->offset);
-      const void *py = *(const void *const *)(y + m->offset);
+      px = *(const char *const *)px;
+      py = *(const char *const *)py;
       if (px == py) continue;
-      if (!px || !py) return FJ_MEMBERS_UNEQUAL;
+      if (!px || !py) return false;
     }
-    return (int)f;
+    if (m->kind == FJ_MEMBER_CUSTOM) {
+      if (!r->equal_custom((int)f, a, b)) return false;
+    } else if (!values_equal((fj_member_kind)m->kind, m, px, py)) {
+      return false;
+    }
   }
-  return FJ_MEMBERS_EQUAL;
+  return true;
 }
