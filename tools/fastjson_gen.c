@@ -289,8 +289,9 @@ struct type {
   char **variant_ptrs;
   bool wrapper; /* the object around a nested-discriminator variant: wire shape only */
   /* emission */
-  int visit;    /* 0 new, 1 on the DFS stack, 2 done */
-  bool own_fns; /* read and compared by functions of its own (custom members reach it) */
+  int visit;     /* 0 new, 1 on the DFS stack, 2 done */
+  bool own_fns;  /* read and compared by functions of its own (custom members reach it) */
+  bool write_fn; /* an enum written by a function of its own (an element, a variant) */
 };
 
 static type **g_types; /* every named type, in creation order */
@@ -1437,7 +1438,7 @@ static char *write_call(const type *t, const char *src, bool pointer) {
 }
 
 static void emit_helper_writers(sbuf *c, const type *t) {
-  if (t->kind == T_ENUM) {
+  if (t->kind == T_ENUM && t->write_fn) {
     out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
     out(c, "  if ((unsigned)v >= %zuu) return FJ_ERR_INVALID_ARG; /* not a value of the enum */\n",
         t->nvalues);
@@ -1500,11 +1501,10 @@ static char *member_write_call(const field *f, const char *m, const char *k, con
   case T_CONST:
     return fmt("fj_writer_%s_stringn(w, %s, %s, %zu)", m, key,
                c_string(f->t->values[0], f->t->value_lens[0]), f->t->value_lens[0]);
-  case T_ENUM: /* a value outside the enum: the key, then write_<Enum>'s refusal */
+  case T_ENUM: /* a value outside the enum: the key, then a refusal */
     return fmt("(unsigned)%s < %zuu ? fj_writer_%s_stringn(w, %s, %s_values[%s], "
-               "%s_value_lens[%s]) : (e = fj_writer_%s(w, %s)) ? e : write_%s(w, %s)",
-               src, f->t->nvalues, m, key, f->t->name, src, f->t->name, src, k, key, f->t->name,
-               src);
+               "%s_value_lens[%s]) : (e = fj_writer_%s(w, %s)) ? e : FJ_ERR_INVALID_ARG",
+               src, f->t->nvalues, m, key, f->t->name, src, f->t->name, src, k, key);
   default: return NULL;
   }
 }
@@ -1677,10 +1677,22 @@ static void mark_own(type *t) {
   if (t->kind != T_ENUM) mark_own(t->elem);
 }
 
-/* Marks the enums, arrays and maps the library does not read itself. */
+/* An enum named like `e` is written by write_<Enum>() (by name, as mark_own()). */
+static void mark_enum_writer(const type *e) {
+  for (size_t j = 0; e->kind == T_ENUM && j < g_ntypes; j++)
+    if (g_types[j]->kind == T_ENUM && !strcmp(g_types[j]->name, e->name))
+      g_types[j]->write_fn = true;
+}
+
+/* Marks the enums, arrays and maps the library does not read itself, and
+ * the enums that need a writer function (a record's enum member is
+ * written in line). */
 static void mark_own_fns(void) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
+    if (t->kind == T_ARRAY || t->kind == T_MAP) mark_enum_writer(t->elem);
+    for (size_t k = 0; t->kind == T_UNION && k < t->nvariants; k++)
+      mark_enum_writer(t->variants[k].t);
     for (size_t k = 0; t->kind == T_RECORD && !t->wrapper && k < t->nfields; k++)
       if (!member_kind(t->fields[k].t)) mark_own(t->fields[k].t);
     for (size_t k = 0; t->kind == T_UNION && k < t->nvariants; k++)
@@ -1748,7 +1760,7 @@ static void emit_source(sbuf *c, const char *header_name) {
       if (t->own_fns)
         out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out);\n", t->name,
             t->name);
-      if (t->kind != T_ARRAY)
+      if (t->kind == T_MAP || (t->kind == T_ENUM && t->write_fn))
         out(c, "static fj_error write_%s(fj_writer *w, %s v);\n", t->name, t->name);
     }
     if (t->kind == T_ARRAY)
