@@ -52,6 +52,11 @@ static inline unsigned fj__take_digits8(const uint8_t *s, uint64_t *w) {
     return 8;
   }
   unsigned k = (unsigned)__builtin_ctzll(bad) >> 3;
+  if (k <= 2) { /* a short tail ("410.62"): cheaper than combining lanes */
+    uint64_t d0 = chunk & 0xF, d1 = (chunk >> 8) & 0xF;
+    *w = *w * fj__pow10_u64[k] + (k == 2 ? d0 * 10 + d1 : k == 1 ? d0 : 0);
+    return k;
+  }
   /* two shifts: k = 0 would shift by 64 in one */
   uint64_t padded = ((chunk << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
   *w = *w * fj__pow10_u64[k] + fj__value8(padded);
