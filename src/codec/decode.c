@@ -359,12 +359,8 @@ fj_error fj_decode_array(fj_decoder *d, const fj_value *v, fj_array *a) {
 
 fj_error fj_decode_next_field(fj_decoder *d, fj_object *o, fj_value *key, const char **raw,
                               size_t *raw_len, fj_value *value) {
-  fj_error e = fj_object_next(o, key, value);
-  if (e) return describe(d, e);
-  const uint8_t *s;
-  fj__raw_key(d->parser, key->pos, &s, raw_len);
-  *raw = (const char *)s;
-  return FJ_OK;
+  /* the records' step: the common shape in registers, else fj_object_next */
+  return fj__decode_next_raw(d, o, key, raw, raw_len, value);
 }
 
 fj_error fj_decode_key(fj_decoder *d, const fj_value *key, const char **s, size_t *len) {
