@@ -587,8 +587,14 @@ fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const c
   return e;
 }
 
-static inline FJ_ALWAYS_INLINE fj_error next_field(fj_decoder *d, fj_decode_fields *it,
-                                                   fj_value *value, int *field) {
+/* The next field of `it` matched against its record: *field, *value. The
+ * expected field and the seen-bits are the caller's (*want, seen): a record
+ * of at most 64 fields keeps them in registers (`small`: one word, index 0)
+ * rather than in `it`, whose address the error paths take. FJ_END at the
+ * end of the object, before the required fields are checked. */
+static inline FJ_ALWAYS_INLINE fj_error step_field(fj_decoder *d, fj_decode_fields *it,
+                                                   fj_value *value, int *field, uint32_t *want,
+                                                   uint64_t *seen, bool small) {
   fj_parser *p = d->parser;
   fj_object *o = &it->o;
   const fj_decode_record *r = it->r;
@@ -597,8 +603,8 @@ static inline FJ_ALWAYS_INLINE fj_error next_field(fj_decoder *d, fj_decode_fiel
     const char *k = NULL;
     size_t n = 0;
     fj_error e = next_raw(d, o, &key_pos, &k, &n, value);
-    if (FJ_UNLIKELY(e)) return e == FJ_END ? check_required(d, it) : e;
-    uint32_t w = it->want;
+    if (FJ_UNLIKELY(e)) return e;
+    uint32_t w = *want;
     int f;
     if (w < r->nfields && r->lens[w] == n && fj__bytes_equal(k, r->names[w], n)) {
       f = (int)w;
@@ -617,15 +623,22 @@ static inline FJ_ALWAYS_INLINE fj_error next_field(fj_decoder *d, fj_decode_fiel
       continue; /* the next step passes over the value */
     }
     uint64_t bit = UINT64_C(1) << (f & 63);
-    if (FJ_UNLIKELY(it->seen[f >> 6] & bit) && !it->last_wins) {
+    uint64_t *word = &seen[small ? 0 : f >> 6];
+    if (FJ_UNLIKELY(*word & bit) && !it->last_wins) {
       fj_value key = fj__handle(p, key_pos, o->depth, o->serial, '"');
       return fj_decode_duplicate(d, &key, r->names[f]);
     }
-    it->seen[f >> 6] |= bit;
-    it->want = (uint32_t)f + 1;
+    *word |= bit;
+    *want = (uint32_t)f + 1;
     *field = f;
     return FJ_OK;
   }
+}
+
+static inline FJ_ALWAYS_INLINE fj_error next_field(fj_decoder *d, fj_decode_fields *it,
+                                                   fj_value *value, int *field) {
+  fj_error e = step_field(d, it, value, field, &it->want, it->seen, false);
+  return e == FJ_END ? check_required(d, it) : e;
 }
 
 fj_error fj_decode_field_error(fj_decoder *d, const fj_decode_fields *it, int field, fj_error e) {
@@ -777,9 +790,13 @@ static fj_error read_fields(fj_decoder *d, fj_object *o, const fj_decode_record 
   fj_value v;
   memset(out, 0, r->size);
   fj_decode_fields_init(d, o, r, seen, &it);
+  const bool small = r->nfields <= 64;
+  uint32_t want = 0;
+  uint64_t seen0 = 0;
   for (;;) {
     int f = 0;
-    fj_error e = next_field(d, &it, &v, &f);
+    fj_error e = small ? step_field(d, &it, &v, &f, &want, &seen0, true)
+                       : step_field(d, &it, &v, &f, &it.want, seen, false);
     if (e) {
       if (e != FJ_END) return e;
       break;
@@ -787,6 +804,9 @@ static fj_error read_fields(fj_decoder *d, fj_object *o, const fj_decode_record 
     if (FJ_UNLIKELY((e = read_member(d, r, f, &v, out))))
       return fj_decode_field_error(d, &it, f, e);
   }
+  if (small) seen[0] = seen0;
+  fj_error e = check_required(d, &it);
+  if (e != FJ_END) return e;
   if (r->defaults) apply_defaults(&it, out);
   return FJ_OK;
 }
