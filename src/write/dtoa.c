@@ -341,39 +341,13 @@ static inline int digit_count(uint64_t s) {
   return guess + (s >= pow10_u64[guess]);
 }
 
-/* The 8 digits of n < 10^8, one per byte (0..9, not ASCII), the first in
- * the lowest byte: memory order on a little-endian store. All in registers
- * ("SWAR": several small numbers side by side in one word): n is split
- * into two 4-digit halves side by side, each into two pairs, each pair into
- * two digits; the divisions by 100 and 10 of all lanes at once are
- * multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and 100
- * (checked exhaustively). */
-static inline uint64_t swar8(uint32_t n) {
-  uint32_t hi = n / 10000;
-  uint64_t x = hi | (uint64_t)(n - hi * 10000) << 32;
-  uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
-  uint64_t y = (x - h * 100) << 16 | h;
-  uint64_t t = ((y * 103) >> 10) & UINT64_C(0x000F000F000F000F);
-  return (y - t * 10) << 8 | t;
-}
-
-#define FJ_ASCII_ZEROS UINT64_C(0x3030303030303030)
-
-/* Stores the 8 bytes of w at out, the lowest first, on any byte order. */
-static inline void store8(char *out, uint64_t w) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  w = __builtin_bswap64(w);
-#endif
-  memcpy(out, &w, sizeof w);
-}
-
 /* Writes the n digits of s < 10^n (1 <= n <= 8, no leading zeros) and
  * 8 - n bytes more. No branch on the length: the 8 digits are made in
  * registers and the leading zeros shifted out, where put_digits() branches
  * on it, which mispredicts on data of mixed lengths (marine_ik's 3 to 6
  * digits). For 9 to 16 digits (two words) put_digits() measured faster. */
 static inline void put_upto8_exactly(char *out, uint32_t s, int n) {
-  store8(out, (swar8(s) >> 8 * (8 - n)) + FJ_ASCII_ZEROS);
+  fj__store8(out, (fj__swar8(s) >> 8 * (8 - n)) + FJ_ASCII_ZEROS);
 }
 
 /* Prints digits * 10^exp10 (digits > 0) for v < 1 at p: 0.000ddd, or

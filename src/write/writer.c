@@ -717,8 +717,10 @@ FJ_SLOW static fj_error int64_slow(fj_writer *w, int64_t v) {
   return FJ_OK;
 }
 
+/* The inline paths take integers of up to 16 digits, so that they make no
+ * call (and need no stack frame); longer ones go the general way. */
 fj_error fj_writer_int64(fj_writer *w, int64_t v) {
-  FJ_SCALAR_FAST(w, 24, p += fj__i64toa((char *)p, v));
+  if (FJ_LIKELY(fj__i64_short(v))) FJ_SCALAR_FAST(w, 24, p += fj__i64toa16((char *)p, v));
   return int64_slow(w, v);
 }
 
@@ -732,7 +734,7 @@ FJ_SLOW static fj_error uint64_slow(fj_writer *w, uint64_t v) {
 }
 
 fj_error fj_writer_uint64(fj_writer *w, uint64_t v) {
-  FJ_SCALAR_FAST(w, 24, p += fj__u64toa((char *)p, v));
+  if (FJ_LIKELY(v < FJ_U64TOA_INLINE_LIMIT)) FJ_SCALAR_FAST(w, 24, p += fj__u64toa16((char *)p, v));
   return uint64_slow(w, v);
 }
 
@@ -831,8 +833,8 @@ fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
 /* The scalar members, once for both kinds of key: name, value type, room
  * needed after the key, when the fast path applies, how the value is put. */
 #define FJ_SCALAR_MEMBERS(X)                                                                       \
-  X(int64, int64_t, 24, true, p += fj__i64toa((char *)p, v))                                       \
-  X(uint64, uint64_t, 24, true, p += fj__u64toa((char *)p, v))                                     \
+  X(int64, int64_t, 24, fj__i64_short(v), p += fj__i64toa16((char *)p, v))                         \
+  X(uint64, uint64_t, 24, v < FJ_U64TOA_INLINE_LIMIT, p += fj__u64toa16((char *)p, v))             \
   X(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))                        \
   X(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
 FJ_SCALAR_MEMBERS(FJ_MEMBER)
