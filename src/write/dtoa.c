@@ -356,7 +356,7 @@ static inline void put_upto8_exactly(char *out, uint32_t s, int n) {
  * call). Short results of mixed lengths are common here, hence the
  * branch-free zero stripping and printing. Out of line: inlined, it slowed
  * the v >= 1 path (canada) by 2-4%. */
-FJ_NOINLINE static size_t put_below_one(char *p, uint64_t digits, int exp10) {
+FJ_NOINLINE static size_t put_below_one_general(char *p, uint64_t digits, int exp10) {
   int e = exp10;
   uint64_t s = strip_zeros(digits, &e, 1);
   int n = digit_count(s);
@@ -371,6 +371,39 @@ FJ_NOINLINE static size_t put_below_one(char *p, uint64_t digits, int exp10) {
   }
   put_digits(p + 1, s);
   return (size_t)(put_scientific(p, p + 1, (size_t)n, x) - p);
+}
+
+/* As put_below_one_general(), without stripping zeros one power of ten at
+ * a time or counting digits, for the common case: fixed notation and
+ * digits of at most 17 digits, at least 10^9 (Schubfach gives 16 or 17).
+ * They are split into hi, at most 8 digits, and lo, 9; each group of 8 is
+ * made in one word (zero-padded, the first digit in the lowest byte), where
+ * the zero bytes at the low end are padding and those at the high end
+ * trailing zeros: bit counts give hi's length and the number of
+ * significant digits, and the digits are stored with trailing zeros past
+ * the returned length. When lo is zero (at most 8 significant digits:
+ * marine_ik's doubles nearly all) its digits are not made. */
+FJ_NOINLINE static size_t put_below_one(char *p, uint64_t digits, int exp10) {
+  uint64_t hi = digits / 1000000000u, lo = digits - hi * 1000000000u;
+  if (hi - 1 < 100000000u - 1) { /* 1 <= hi < 10^8: 10 to 17 digits */
+    uint64_t wh = fj__swar8((uint32_t)hi);
+    int lead = __builtin_ctzll(wh) >> 3; /* hi has 8 - lead digits */
+    int x = exp10 + 9 + (8 - lead) - 1;  /* v = d.ddd * 10^x, x < 0 */
+    if (x >= -6) {
+      memcpy(p, "0.000000", 8); /* -x - 1 zeros and a byte more, then digits */
+      char *d = p + 1 - x;
+      size_t h = (size_t)(8 - lead);
+      fj__store8(d, (wh >> 8 * lead) + FJ_ASCII_ZEROS);
+      if (lo == 0) return (size_t)(1 - x) + h - (size_t)(__builtin_clzll(wh) >> 3);
+      uint32_t l1 = (uint32_t)lo / 100000000u; /* lo's first digit, then 8 */
+      uint64_t wl = fj__swar8((uint32_t)lo - l1 * 100000000u);
+      d[h] = (char)('0' + l1);
+      fj__store8(d + h + 1, wl + FJ_ASCII_ZEROS);
+      size_t trail = wl ? (size_t)(__builtin_clzll(wl) >> 3) : 8; /* l1 > 0 if wl = 0 */
+      return (size_t)(1 - x) + h + 9 - trail;
+    }
+  }
+  return put_below_one_general(p, digits, exp10);
 }
 
 /* Prints digits * 10^exp10 (digits > 0, trailing zeros allowed) at p in
