@@ -135,6 +135,31 @@ static inline size_t fj__i64toa(char *out, int64_t v) {
   return neg + fj__u64toa(out + neg, neg ? 0 - mag : mag);
 }
 
+/* |v| < 10^8: fj__i64toa16() for the shortest numbers only. */
+static inline size_t fj__i64toa8(char *out, int64_t v) {
+  uint64_t mag = (uint64_t)v;
+  size_t neg = v < 0;
+  out[0] = '-';
+  return neg + fj__put_upto8(out + neg, (uint32_t)(neg ? 0 - mag : mag));
+}
+
+/* 10^8 <= |v| < 10^16: fj__i64toa16() for the longer numbers only. */
+static inline size_t fj__i64toa9to16(char *out, int64_t v) {
+  uint64_t mag = (uint64_t)v;
+  size_t neg = v < 0;
+  out[0] = '-';
+  mag = neg ? 0 - mag : mag;
+  uint64_t hi = mag / 100000000u;
+  size_t k = fj__put_upto8(out + neg, (uint32_t)hi);
+  fj__put8_swar(out + neg + k, (uint32_t)(mag - hi * 100000000u));
+  return neg + k + 8;
+}
+
+/* Whether fj__i64toa8() takes v. */
+static inline int fj__i64_short8(int64_t v) {
+  return (uint64_t)v + (100000000u - 1) < 2 * 100000000u - 1;
+}
+
 /* Whether fj__i64toa16() takes v. */
 static inline int fj__i64_short(int64_t v) {
   /* |v| < 10^16 without negating: shift the range to [0, 2 * 10^16) */

@@ -728,11 +728,20 @@ FJ_SLOW static fj_error int64_slow(fj_writer *w, int64_t v) {
   return FJ_OK;
 }
 
-/* The inline paths take integers of up to 16 digits, so that they make no
- * call (and need no stack frame); longer ones go the general way. */
-fj_error fj_writer_int64(fj_writer *w, int64_t v) {
-  if (FJ_LIKELY(fj__i64_short(v))) FJ_SCALAR_FAST(w, 24, p += fj__i64toa16((char *)p, v));
+/* Integers of 9 to 16 digits (and the rest, through int64_slow()). */
+FJ_NOINLINE static fj_error int64_long(fj_writer *w, int64_t v) {
+  if (FJ_LIKELY(fj__i64_short(v) && !fj__i64_short8(v)))
+    FJ_SCALAR_FAST(w, 24, p += fj__i64toa9to16((char *)p, v));
   return int64_slow(w, v);
+}
+
+/* The inline path takes integers of up to 8 digits and leaves longer ones
+ * to int64_long(): with those inline too, the function needed a stack frame
+ * (five registers saved and restored on every call), the longer conversion
+ * needing more registers; now it needs none. */
+fj_error fj_writer_int64(fj_writer *w, int64_t v) {
+  if (FJ_LIKELY(fj__i64_short8(v))) FJ_SCALAR_FAST(w, 24, p += fj__i64toa8((char *)p, v));
+  return int64_long(w, v);
 }
 
 FJ_SLOW static fj_error uint64_slow(fj_writer *w, uint64_t v) {
