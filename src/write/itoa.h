@@ -53,6 +53,40 @@ static inline size_t fj__put_upto8(char *out, uint32_t n) {
   return k + 4;
 }
 
+/* n < 10^4 as fj__put_upto8() writes it; for fj__put_upto8_flat(). */
+static inline size_t fj__put_upto4(char *out, uint32_t n) {
+  if (n < 100) {
+    if (n < 10) {
+      out[0] = (char)('0' + n);
+      return 1;
+    }
+    fj__put2(out, n);
+    return 2;
+  }
+  uint32_t hi = n / 100, lo = n - hi * 100;
+  size_t k = hi >= 10;
+  if (k)
+    fj__put2(out, hi);
+  else
+    out[0] = (char)('0' + hi);
+  fj__put2(out + 1 + k, lo);
+  return 3 + k;
+}
+
+/* fj__put_upto8() without the recursion, for callers that must make no
+ * call: gcc keeps the recursive one out of line where much code inlines it
+ * (dtoa's digits), and the call made fj__dtoa() save registers. The integer
+ * events keep the recursive one (which fj__put_upto4() repeats a part of):
+ * built from fj__put_upto4(), their code changed (gcc ordered the length
+ * tests otherwise) and citm's 9-digit integers measured 3-5% slower. */
+static inline size_t fj__put_upto8_flat(char *out, uint32_t n) {
+  if (n < 10000) return fj__put_upto4(out, n);
+  uint32_t hi = n / 10000, lo = n - hi * 10000;
+  size_t k = fj__put_upto4(out, hi);
+  fj__put4(out + k, lo);
+  return k + 4;
+}
+
 /* The 8 digits of n < 10^8, one per byte (0..9, not ASCII), the first in
  * the lowest byte: memory order on a little-endian store. All in registers
  * ("SWAR": several small numbers side by side in one word): n is split
