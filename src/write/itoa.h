@@ -95,12 +95,17 @@ static inline size_t fj__put_upto8_flat(char *out, uint32_t n) {
  * multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and 100
  * (checked exhaustively). */
 static inline uint64_t fj__swar8(uint32_t n) {
-  uint32_t hi = n / 10000;
-  uint64_t x = hi | (uint64_t)(n - hi * 10000) << 32;
+  uint64_t hi = n / 10000;
+  /* each step makes (x - q d) << s | q (the remainders by d above the
+   * quotients q) as (x << s) + q (1 - (d << s)) modulo 2^64: after q, one
+   * multiplication and one addition, where the subtraction, shift and or
+   * were four dependent steps (the chain from n to the digits is about 26
+   * cycles instead of 31, and dtoa waits for it) */
+  uint64_t x = ((uint64_t)n << 32) + hi * (1 - (UINT64_C(10000) << 32));
   uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
-  uint64_t y = (x - h * 100) << 16 | h;
+  uint64_t y = (x << 16) + h * (1 - (UINT64_C(100) << 16));
   uint64_t t = ((y * 103) >> 10) & UINT64_C(0x000F000F000F000F);
-  return (y - t * 10) << 8 | t;
+  return (y << 8) + t * (1 - (UINT64_C(10) << 8));
 }
 
 #define FJ_ASCII_ZEROS UINT64_C(0x3030303030303030)
