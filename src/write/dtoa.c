@@ -387,7 +387,10 @@ FJ_NOINLINE static size_t put_below_one(char *out, char *p, uint64_t digits, int
   size_t sign = (size_t)(p - out);
   uint64_t hi = digits / 1000000000u, lo = digits - hi * 1000000000u;
   if (hi - 1 < 100000000u - 1) { /* 1 <= hi < 10^8: 10 to 17 digits */
-    uint64_t wh = fj__swar8((uint32_t)hi);
+    /* hi / 10^4 from digits directly, so that it need not wait for hi
+     * (the chain to the digits is what limits this code); for lo the same
+     * took more instructions than it saved */
+    uint64_t wh = fj__swar8_q((uint32_t)hi, (uint32_t)(digits / UINT64_C(10000000000000)));
     int lead = __builtin_ctzll(wh) >> 3; /* hi has 8 - lead digits */
     int x = exp10 + 9 + (8 - lead) - 1;  /* v = d.ddd * 10^x, x < 0 */
     if (x >= -6) {

@@ -87,15 +87,19 @@ static inline size_t fj__put_upto8_flat(char *out, uint32_t n) {
   return k + 4;
 }
 
-/* The 8 digits of n < 10^8, one per byte (0..9, not ASCII), the first in
+/* fj__swar8_q(n, q): the 8 digits of n < 10^8, given q = n / 10^4 (which
+ * the caller may have computed from something n was divided from, so that
+ * it need not wait for n); fj__swar8(n) computes q itself.
+ *
+ * The digits come one per byte (0..9, not ASCII), the first in
  * the lowest byte: memory order on a little-endian store. All in registers
  * ("SWAR": several small numbers side by side in one word): n is split
  * into two 4-digit halves side by side, each into two pairs, each pair into
  * two digits; the divisions by 100 and 10 of all lanes at once are
  * multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and 100
  * (checked exhaustively). */
-static inline uint64_t fj__swar8(uint32_t n) {
-  uint64_t hi = n / 10000;
+static inline uint64_t fj__swar8_q(uint32_t n, uint32_t q) {
+  uint64_t hi = q;
   /* each step makes (x - q d) << s | q (the remainders by d above the
    * quotients q) as (x << s) + q (1 - (d << s)) modulo 2^64: after q, one
    * multiplication and one addition, where the subtraction, shift and or
@@ -107,6 +111,8 @@ static inline uint64_t fj__swar8(uint32_t n) {
   uint64_t t = ((y * 103) >> 10) & UINT64_C(0x000F000F000F000F);
   return (y << 8) + t * (1 - (UINT64_C(10) << 8));
 }
+
+static inline uint64_t fj__swar8(uint32_t n) { return fj__swar8_q(n, n / 10000); }
 
 #define FJ_ASCII_ZEROS UINT64_C(0x3030303030303030)
 
