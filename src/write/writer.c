@@ -78,7 +78,8 @@ struct fj_writer {
   const uint8_t *short_k; /* constants of the short-string scan (copy_short()) */
   uint32_t indent;
   uint8_t indent_char;
-  uint64_t *stack; /* bit d: level d + 1 is an object */
+  uint64_t stack0; /* bit d: level d + 1 is an object, for levels 1 to 64 */
+  uint64_t *stack; /* the same for deeper levels (word 0 unused) */
   int mode;
   uint8_t *base;  /* start of the window's output: [base, pos) is not yet flushed */
   size_t flushed; /* bytes of this document before base */
@@ -163,8 +164,26 @@ static inline fj_error reserve(fj_writer *w, size_t n) {
 
 /* ---- separators ------------------------------------------------------------ */
 
+/* The word holding level d + 1's bit. The first 64 levels' word is in the
+ * writer itself: its address does not wait for the depth, so an end's load
+ * of it can start before the depth is known. */
+static inline uint64_t *level_word(fj_writer *w, uint32_t d) {
+  return FJ_LIKELY(d < 64) ? &w->stack0 : &w->stack[d >> 6];
+}
+
 static inline bool level_is_object(const fj_writer *w, uint32_t level) {
-  return (w->stack[(level - 1) >> 6] >> ((level - 1) & 63)) & 1;
+  uint32_t d = level - 1;
+  uint64_t word = FJ_LIKELY(d < 64) ? w->stack0 : w->stack[d >> 6];
+  return (word >> (d & 63)) & 1;
+}
+
+/* Sets level d + 1's kind. */
+static inline void set_level(fj_writer *w, uint32_t d, bool object) {
+  uint64_t bit = UINT64_C(1) << (d & 63), *word = level_word(w, d);
+  if (object)
+    *word |= bit;
+  else
+    *word &= ~bit;
 }
 
 static inline void put_newline_indent(fj_writer *w, uint32_t level) {
@@ -472,12 +491,7 @@ FJ_SLOW static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
   fj_error err = prefix_value(w, 1);
   if (FJ_UNLIKELY(err)) return err;
   *w->pos++ = c;
-  uint32_t d = w->depth++;
-  uint64_t bit = UINT64_C(1) << (d & 63);
-  if (object)
-    w->stack[d >> 6] |= bit;
-  else
-    w->stack[d >> 6] &= ~bit;
+  set_level(w, w->depth++, object);
   w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
   return FJ_OK;
 }
@@ -517,11 +531,7 @@ static inline void push_level(fj_writer *w, uint8_t *p, uint32_t d, uint8_t c, b
   *p++ = c;
   w->pos = p;
   w->depth = d + 1;
-  uint64_t bit = UINT64_C(1) << (d & 63);
-  if (object)
-    w->stack[d >> 6] |= bit;
-  else
-    w->stack[d >> 6] &= ~bit;
+  set_level(w, d, object);
   w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
 }
 
