@@ -525,9 +525,12 @@ static void test_integers(void **state) {
     assert_int_equal(fj_writer_begin_array(w), FJ_OK);
     assert_int_equal(fj_writer_uint64(w, u), FJ_OK);
     assert_int_equal(fj_writer_int64(w, s), FJ_OK);
+    /* negative values of every length too (the inline paths split by length) */
+    int64_t neg = s == INT64_MIN ? s : -s;
+    assert_int_equal(fj_writer_int64(w, neg), FJ_OK);
     assert_int_equal(fj_writer_end_array(w), FJ_OK);
     assert_int_equal(fj_writer_finish(w), FJ_OK);
-    snprintf(want, sizeof want, "[%" PRIu64 ",%" PRId64 "]", u, s);
+    snprintf(want, sizeof want, "[%" PRIu64 ",%" PRId64 ",%" PRId64 "]", u, s, neg);
     assert_string_equal((char *)b.data, want);
   }
   fj_writer_free(w);

@@ -269,8 +269,8 @@ void fj__dtoa_decimal(double v, uint64_t *digits, int *exp10) {
 
 /* Writes the digits of s (0 < s < 10^17) without leading zeros; returns
  * their count. */
-static inline size_t put_digits(char *out, uint64_t s) {
-  if (s < 100000000u) return fj__put_upto8(out, (uint32_t)s);
+FJ_ALWAYS_INLINE static inline size_t put_digits(char *out, uint64_t s) {
+  if (s < 100000000u) return fj__put_upto8_flat(out, (uint32_t)s);
   uint64_t hi = s / 100000000u;
   uint32_t lo = (uint32_t)(s - hi * 100000000u);
   size_t n;
@@ -279,7 +279,7 @@ static inline size_t put_digits(char *out, uint64_t s) {
     fj__put8(out + 1, (uint32_t)(hi % 100000000u));
     n = 9;
   } else {
-    n = fj__put_upto8(out, (uint32_t)hi);
+    n = fj__put_upto8_flat(out, (uint32_t)hi);
   }
   fj__put8(out + n, lo);
   return n + 8;
@@ -341,39 +341,13 @@ static inline int digit_count(uint64_t s) {
   return guess + (s >= pow10_u64[guess]);
 }
 
-/* The 8 digits of n < 10^8, one per byte (0..9, not ASCII), the first in
- * the lowest byte: memory order on a little-endian store. All in registers
- * ("SWAR": several small numbers side by side in one word): n is split
- * into two 4-digit halves side by side, each into two pairs, each pair into
- * two digits; the divisions by 100 and 10 of all lanes at once are
- * multiplications by 10486 / 2^20 and 103 / 2^10, exact below 10^4 and 100
- * (checked exhaustively). */
-static inline uint64_t swar8(uint32_t n) {
-  uint32_t hi = n / 10000;
-  uint64_t x = hi | (uint64_t)(n - hi * 10000) << 32;
-  uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
-  uint64_t y = (x - h * 100) << 16 | h;
-  uint64_t t = ((y * 103) >> 10) & UINT64_C(0x000F000F000F000F);
-  return (y - t * 10) << 8 | t;
-}
-
-#define FJ_ASCII_ZEROS UINT64_C(0x3030303030303030)
-
-/* Stores the 8 bytes of w at out, the lowest first, on any byte order. */
-static inline void store8(char *out, uint64_t w) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  w = __builtin_bswap64(w);
-#endif
-  memcpy(out, &w, sizeof w);
-}
-
 /* Writes the n digits of s < 10^n (1 <= n <= 8, no leading zeros) and
  * 8 - n bytes more. No branch on the length: the 8 digits are made in
  * registers and the leading zeros shifted out, where put_digits() branches
  * on it, which mispredicts on data of mixed lengths (marine_ik's 3 to 6
  * digits). For 9 to 16 digits (two words) put_digits() measured faster. */
 static inline void put_upto8_exactly(char *out, uint32_t s, int n) {
-  store8(out, (swar8(s) >> 8 * (8 - n)) + FJ_ASCII_ZEROS);
+  fj__store8(out, (fj__swar8(s) >> 8 * (8 - n)) + FJ_ASCII_ZEROS);
 }
 
 /* Prints digits * 10^exp10 (digits > 0) for v < 1 at p: 0.000ddd, or
@@ -382,7 +356,7 @@ static inline void put_upto8_exactly(char *out, uint32_t s, int n) {
  * call). Short results of mixed lengths are common here, hence the
  * branch-free zero stripping and printing. Out of line: inlined, it slowed
  * the v >= 1 path (canada) by 2-4%. */
-FJ_NOINLINE static size_t put_below_one(char *p, uint64_t digits, int exp10) {
+FJ_NOINLINE static size_t put_below_one_general(char *p, uint64_t digits, int exp10) {
   int e = exp10;
   uint64_t s = strip_zeros(digits, &e, 1);
   int n = digit_count(s);
@@ -399,42 +373,96 @@ FJ_NOINLINE static size_t put_below_one(char *p, uint64_t digits, int exp10) {
   return (size_t)(put_scientific(p, p + 1, (size_t)n, x) - p);
 }
 
+/* As put_below_one_general(), without stripping zeros one power of ten at
+ * a time or counting digits, for the common case: fixed notation and
+ * digits of at most 17 digits, at least 10^9 (Schubfach gives 16 or 17).
+ * They are split into hi, at most 8 digits, and lo, 9; each group of 8 is
+ * made in one word (zero-padded, the first digit in the lowest byte), where
+ * the zero bytes at the low end are padding and those at the high end
+ * trailing zeros: bit counts give hi's length and the number of
+ * significant digits, and the digits are stored with trailing zeros past
+ * the returned length. When lo is zero (at most 8 significant digits:
+ * marine_ik's doubles nearly all) its digits are not made. */
+FJ_NOINLINE static size_t put_below_one(char *out, char *p, uint64_t digits, int exp10) {
+  size_t sign = (size_t)(p - out);
+  uint64_t hi = digits / 1000000000u, lo = digits - hi * 1000000000u;
+  if (hi - 1 < 100000000u - 1) { /* 1 <= hi < 10^8: 10 to 17 digits */
+    /* hi / 10^4 from digits directly, so that it need not wait for hi
+     * (the chain to the digits is what limits this code); for lo the same
+     * took more instructions than it saved */
+    uint64_t wh = fj__swar8_q((uint32_t)hi, (uint32_t)(digits / UINT64_C(10000000000000)));
+    int lead = __builtin_ctzll(wh) >> 3; /* hi has 8 - lead digits */
+    int x = exp10 + 9 + (8 - lead) - 1;  /* v = d.ddd * 10^x, x < 0 */
+    if (x >= -6) {
+      memcpy(p, "0.000000", 8); /* -x - 1 zeros and a byte more, then digits */
+      char *d = p + 1 - x;
+      size_t h = (size_t)(8 - lead);
+      fj__store8(d, (wh >> 8 * lead) + FJ_ASCII_ZEROS);
+      if (lo == 0) return sign + (size_t)(1 - x) + h - (size_t)(__builtin_clzll(wh) >> 3);
+      uint32_t l1 = (uint32_t)lo / 100000000u; /* lo's first digit, then 8 */
+      uint64_t wl = fj__swar8((uint32_t)lo - l1 * 100000000u);
+      d[h] = (char)('0' + l1);
+      fj__store8(d + h + 1, wl + FJ_ASCII_ZEROS);
+      size_t trail = wl ? (size_t)(__builtin_clzll(wl) >> 3) : 8; /* l1 > 0 if wl = 0 */
+      return sign + (size_t)(1 - x) + h + 9 - trail;
+    }
+  }
+  return sign + put_below_one_general(p, digits, exp10);
+}
+
+/* An integral v >= 1, s * 10^e with e >= 0, at p: ddd000.0 below 10^21,
+ * else d.ddde+x; returns the length from out (p is out or out + 1, after a
+ * '-'). Out of line and called last (a jump), as put_below_one() and
+ * put_scientific_at() are, so that the common paths of fj__dtoa() make no
+ * call: they called put_digits(), fj__put_upto8() and memmove() (the
+ * decimal point's byte moves), which cost canada 4-5%. */
+FJ_NOINLINE static size_t put_integral(char *out, char *p, uint64_t s, int e) {
+  size_t n = put_digits(p, s);
+  if ((size_t)e + n <= 21) {
+    memset(p + n, '0', (size_t)e);
+    memcpy(p + n + (size_t)e, ".0", 2);
+    return (size_t)(p - out) + n + (size_t)e + 2;
+  }
+  put_digits(p + 1, s); /* printed again where put_scientific() takes them */
+  return (size_t)(put_scientific(p, p + 1, n, e + (int)n - 1) - out);
+}
+
+/* put_scientific() from the n digits at p + 1; the length from out. */
+FJ_NOINLINE static size_t put_scientific_at(char *out, char *p, size_t n, int x) {
+  return (size_t)(put_scientific(p, p + 1, n, x) - out);
+}
+
 /* Prints digits * 10^exp10 (digits > 0, trailing zeros allowed) at p in
- * the layout dtoa.h describes; returns the length. below_one: whether
- * v < 1, known from the double's bits long before the digits are (the
- * shortest decimal of a double below 1 is below 1, as 1 is a double). The
- * zeros are stripped before printing, and digits are printed where they go
- * where that is known first: reading back digits just stored in pieces (to
- * find zeros, or to move them) waits for the stores. */
-FJ_ALWAYS_INLINE static inline size_t put_decimal(char *p, uint64_t digits, int exp10,
+ * the layout dtoa.h describes; returns the length from out. below_one:
+ * whether v < 1, known from the double's bits long before the digits are
+ * (the shortest decimal of a double below 1 is below 1, as 1 is a double).
+ * The zeros are stripped before printing, and digits are printed where they
+ * go where that is known first: reading back digits just stored in pieces
+ * (to find zeros, or to move them) waits for the stores. */
+FJ_ALWAYS_INLINE static inline size_t put_decimal(char *out, char *p, uint64_t digits, int exp10,
                                                   int below_one) {
-  if (below_one) return put_below_one(p, digits, exp10);
+  if (below_one) return put_below_one(out, p, digits, exp10);
   int e = exp10;
   uint64_t s = strip_zeros(digits, &e, 0);
-  size_t n;
-  if (e >= 0) { /* an integer: ddd000.0 below 10^21 */
-    n = put_digits(p, s);
-    if ((size_t)e + n <= 21) {
-      memset(p + n, '0', (size_t)e);
-      memcpy(p + n + (size_t)e, ".0", 2);
-      return n + (size_t)e + 2;
-    }
-    put_digits(p + 1, s); /* rare: printed again for the layout below */
-  } else {
-    n = put_digits(p + 1, s); /* at p + 1: room to move digits left for a '.' */
-  }
+  if (e >= 0) return put_integral(out, p, s, e);
+  size_t n = put_digits(p + 1, s); /* at p + 1: room to move digits left for a '.' */
   const char *dig = p + 1;
   int x = e + (int)n - 1; /* v = d.ddd * 10^x, x >= 0 */
   if (x >= 0 && x < 21) { /* a '.' after ip < n digits */
     size_t ip = (size_t)x + 1;
-    /* byte moves forward from the stores; the bound and x >= 0 keep gcc
-     * from turning this short loop into a memmove call */
-    for (size_t i = 0; i < 21 && i < ip; i++)
+    /* byte moves forward from the stores (ip <= 21); the empty asm hides
+     * the index from gcc, which would turn this short loop into a memmove
+     * call (and the call would make fj__dtoa() save registers) */
+    for (size_t i = 0; i < ip; i++) {
+#if defined(__GNUC__) || defined(__clang__)
+      __asm__("" : "+r"(i));
+#endif
       p[i] = dig[i];
+    }
     p[ip] = '.';
-    return n + 1;
+    return (size_t)(p - out) + n + 1;
   }
-  return (size_t)(put_scientific(p, dig, n, x) - p);
+  return put_scientific_at(out, p, n, x);
 }
 
 /* Everything the fast paths leave: zero, subnormals, powers of two, the
@@ -445,7 +473,7 @@ FJ_NOINLINE static size_t dtoa_general(char *out, char *p, uint64_t bits) {
     return (size_t)(p - out) + 3;
   }
   decimal d = to_decimal(bits);
-  return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
+  return put_decimal(out, p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
 }
 
 size_t fj__dtoa(char *out, double v) {
@@ -454,12 +482,13 @@ size_t fj__dtoa(char *out, double v) {
   out[0] = '-'; /* overwritten when v is positive */
   char *p = out + (bits >> 63);
   bits &= ~(UINT64_C(1) << 63);
-  /* the common case without a call, so that it needs no stack frame:
-   * normal, not a power of two (the frac == 0 test also leaves zero out) */
+  /* the common case without a call (jumps only): normal, not a power of
+   * two (the frac == 0 test also leaves zero out). gcc still saves
+   * registers here: shortest_fast() keeps many values live. */
   uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
   int be = (int)(bits >> FJ_DBL_MANT_BITS);
   decimal d;
   if (be != 0 && frac != 0 && shortest_fast(frac | FJ_DBL_C_MIN, be - 1075, &d))
-    return (size_t)(p - out) + put_decimal(p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
+    return put_decimal(out, p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
   return dtoa_general(out, p, bits);
 }

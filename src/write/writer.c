@@ -25,21 +25,32 @@
 
 #include "util/compiler.h"
 
-/* Where the document stands. Values are allowed in the first four. */
+/* Where the document stands. The numbers are chosen so that the inline
+ * paths need no table: a comma is due before a value or key exactly in the
+ * odd states among those they take (ST_ARR_NEXT, ST_OBJ_KEY_NEXT), and the
+ * state after a value is the state before it with the low bit set. Values
+ * are allowed in ST_ROOT and the three states below ST_OBJ_KEY_NEXT (the
+ * inline paths take only those three: the root goes the general way); keys
+ * and object ends in the pair ST_OBJ_KEY_NEXT, ST_OBJ_KEY_FIRST; array ends
+ * in the pair ST_ARR_FIRST, ST_ARR_NEXT. */
 enum {
-  ST_ROOT,          /* nothing written yet */
-  ST_ARR_FIRST,     /* in an array, no element yet */
-  ST_ARR_NEXT,      /* in an array, after an element: a comma is due */
-  ST_OBJ_VALUE,     /* in an object, after a key */
-  ST_OBJ_KEY_FIRST, /* in an object, no member yet */
-  ST_OBJ_KEY_NEXT,  /* in an object, after a member: a comma is due */
-  ST_DONE           /* the root value is complete */
+  ST_ARR_FIRST = 0,     /* in an array, no element yet */
+  ST_ARR_NEXT = 1,      /* in an array, after an element: a comma is due */
+  ST_OBJ_VALUE = 2,     /* in an object, after a key */
+  ST_OBJ_KEY_NEXT = 3,  /* in an object, after a member: a comma is due */
+  ST_OBJ_KEY_FIRST = 4, /* in an object, no member yet */
+  ST_ROOT = 6,          /* nothing written yet */
+  ST_DONE = 7           /* the root value is complete */
 };
-#define ST_VALUE_END ST_OBJ_KEY_FIRST
-
-/* The state after a complete scalar value, by the state before it. */
-static const uint8_t after_value[ST_VALUE_END] = {ST_DONE, ST_ARR_NEXT, ST_ARR_NEXT,
-                                                  ST_OBJ_KEY_NEXT};
+/* The inline value paths take the states below this. */
+#define ST_VALUE_FAST_END ST_OBJ_KEY_NEXT
+/* The state after a value, by the state before it (one allowing a value). */
+#define ST_AFTER_VALUE(st) ((st) | 1u)
+/* The state after an end, by the enclosing level's kind (d > 0 levels open). */
+#define ST_AFTER_END(d, object) ((d) == 0 ? ST_DONE : 1u + 2u * (unsigned)(object))
+/* Whether a comma is due before a value or key, in a state the inline
+ * paths take (not at the root). */
+#define ST_COMMA(st) ((st)&1u)
 
 enum { MODE_SINK, MODE_BUFFER, MODE_FIXED };
 
@@ -54,7 +65,7 @@ struct fj_writer {
   uint8_t *pos, *end; /* the output window: free room is [pos, end) */
   uint8_t *mark;      /* where the current event's output began (to take it back) */
   uint8_t state;
-  uint8_t fast_end;  /* states below it take the compact fast path: 4, or 0 when pretty */
+  uint8_t fast_end;  /* states below it take the compact fast path: 3, or 0 when pretty */
   uint8_t pair_fast; /* 2, or 0 when pretty: keys and ends whose state is one of the two
                       * that allow them take the compact fast path */
   bool short_ok;     /* short strings may take the inline path (no '/' escaping) */
@@ -67,7 +78,8 @@ struct fj_writer {
   const uint8_t *short_k; /* constants of the short-string scan (copy_short()) */
   uint32_t indent;
   uint8_t indent_char;
-  uint64_t *stack; /* bit d: level d + 1 is an object */
+  uint64_t stack0; /* bit d: level d + 1 is an object, for levels 1 to 64 */
+  uint64_t *stack; /* the same for deeper levels (word 0 unused) */
   int mode;
   uint8_t *base;  /* start of the window's output: [base, pos) is not yet flushed */
   size_t flushed; /* bytes of this document before base */
@@ -152,8 +164,26 @@ static inline fj_error reserve(fj_writer *w, size_t n) {
 
 /* ---- separators ------------------------------------------------------------ */
 
+/* The word holding level d + 1's bit. The first 64 levels' word is in the
+ * writer itself: its address does not wait for the depth, so an end's load
+ * of it can start before the depth is known. */
+static inline uint64_t *level_word(fj_writer *w, uint32_t d) {
+  return FJ_LIKELY(d < 64) ? &w->stack0 : &w->stack[d >> 6];
+}
+
 static inline bool level_is_object(const fj_writer *w, uint32_t level) {
-  return (w->stack[(level - 1) >> 6] >> ((level - 1) & 63)) & 1;
+  uint32_t d = level - 1;
+  uint64_t word = FJ_LIKELY(d < 64) ? w->stack0 : w->stack[d >> 6];
+  return (word >> (d & 63)) & 1;
+}
+
+/* Sets level d + 1's kind. */
+static inline void set_level(fj_writer *w, uint32_t d, bool object) {
+  uint64_t bit = UINT64_C(1) << (d & 63), *word = level_word(w, d);
+  if (object)
+    *word |= bit;
+  else
+    *word &= ~bit;
 }
 
 static inline void put_newline_indent(fj_writer *w, uint32_t level) {
@@ -202,11 +232,11 @@ static inline fj_error prefix_value(fj_writer *w, size_t need) {
   if (FJ_UNLIKELY(err)) return err;
   w->mark = w->pos;
   *w->pos = ',';
-  w->pos += st == ST_ARR_NEXT;
+  w->pos += ST_COMMA(st);
   return FJ_OK;
 }
 
-static inline void commit_value(fj_writer *w) { w->state = after_value[w->state]; }
+static inline void commit_value(fj_writer *w) { w->state = (uint8_t)ST_AFTER_VALUE(w->state); }
 
 /* As prefix_value(), for a key. */
 static inline fj_error prefix_key(fj_writer *w, size_t need) {
@@ -406,7 +436,7 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
   w->flags = o.flags;
   w->max_depth = o.max_depth ? o.max_depth : FJ_DEFAULT_MAX_DEPTH;
   w->pretty = (o.flags & FJ_WRITE_PRETTY) != 0;
-  w->fast_end = w->pretty ? 0 : ST_VALUE_END;
+  w->fast_end = w->pretty ? 0 : ST_VALUE_FAST_END;
   w->pair_fast = w->pretty ? 0 : 2;
   w->indent_char = (o.flags & FJ_WRITE_TABS) ? '\t' : ' ';
   w->indent = o.indent ? o.indent : (o.flags & FJ_WRITE_TABS) ? 1 : 2;
@@ -461,12 +491,7 @@ FJ_SLOW static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
   fj_error err = prefix_value(w, 1);
   if (FJ_UNLIKELY(err)) return err;
   *w->pos++ = c;
-  uint32_t d = w->depth++;
-  uint64_t bit = UINT64_C(1) << (d & 63);
-  if (object)
-    w->stack[d >> 6] |= bit;
-  else
-    w->stack[d >> 6] &= ~bit;
+  set_level(w, w->depth++, object);
   w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
   return FJ_OK;
 }
@@ -496,7 +521,7 @@ FJ_SLOW static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
   if (sep) put_newline_indent(w, w->depth - 1);
   *w->pos++ = c;
   uint32_t d = --w->depth;
-  w->state = d == 0 ? ST_DONE : level_is_object(w, d) ? ST_OBJ_KEY_NEXT : ST_ARR_NEXT;
+  w->state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
   return FJ_OK;
 }
 
@@ -506,11 +531,7 @@ static inline void push_level(fj_writer *w, uint8_t *p, uint32_t d, uint8_t c, b
   *p++ = c;
   w->pos = p;
   w->depth = d + 1;
-  uint64_t bit = UINT64_C(1) << (d & 63);
-  if (object)
-    w->stack[d >> 6] |= bit;
-  else
-    w->stack[d >> 6] &= ~bit;
+  set_level(w, d, object);
   w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
 }
 
@@ -521,7 +542,7 @@ static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
     uint32_t d = w->depth;
     if (FJ_LIKELY(st < w->fast_end && d < w->max_depth && w->end - p >= 2)) {
       *p = ',';
-      p += st == ST_ARR_NEXT;
+      p += ST_COMMA(st);
       push_level(w, p, d, c, object);
       return FJ_OK;
     }
@@ -538,7 +559,7 @@ static inline fj_error end_fast(fj_writer *w, uint8_t c, bool object, unsigned f
       *p++ = c;
       w->pos = p;
       uint32_t d = --w->depth;
-      w->state = d == 0 ? ST_DONE : level_is_object(w, d) ? ST_OBJ_KEY_NEXT : ST_ARR_NEXT;
+      w->state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
       return FJ_OK;
     }
   }
@@ -546,7 +567,7 @@ static inline fj_error end_fast(fj_writer *w, uint8_t c, bool object, unsigned f
 }
 
 fj_error fj_writer_begin_object(fj_writer *w) { return begin_fast(w, '{', true); }
-fj_error fj_writer_end_object(fj_writer *w) { return end_fast(w, '}', true, ST_OBJ_KEY_FIRST); }
+fj_error fj_writer_end_object(fj_writer *w) { return end_fast(w, '}', true, ST_OBJ_KEY_NEXT); }
 fj_error fj_writer_begin_array(fj_writer *w) { return begin_fast(w, '[', false); }
 fj_error fj_writer_end_array(fj_writer *w) { return end_fast(w, ']', false, ST_ARR_FIRST); }
 
@@ -620,12 +641,12 @@ fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
     uint8_t *p = w->pos;
     if (FJ_LIKELY(st < w->fast_end && (size_t)(w->end - p) >= FJ_SHORT_ROOM)) {
       *p = ',';
-      p += st == ST_ARR_NEXT;
+      p += ST_COMMA(st);
       *p++ = '"';
       if (FJ_LIKELY(copy_short(p, (const uint8_t *)s, len, w->short_k))) {
         p[len] = '"';
         w->pos = p + len + 1;
-        w->state = after_value[st];
+        w->state = (uint8_t)ST_AFTER_VALUE(st);
         return FJ_OK;
       }
     }
@@ -657,10 +678,10 @@ static inline uint8_t *key_fast(fj_writer *w, const char *key, size_t len, size_
   if (FJ_LIKELY(w != NULL && key != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
     unsigned st = w->state;
     uint8_t *p = w->pos;
-    if (FJ_LIKELY(st - ST_OBJ_KEY_FIRST < w->pair_fast &&
+    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->pair_fast &&
                   (size_t)(w->end - p) >= FJ_SHORT_ROOM + more)) {
       *p = ',';
-      p += st == ST_OBJ_KEY_NEXT;
+      p += ST_COMMA(st);
       *p++ = '"';
       if (FJ_LIKELY(copy_short(p, (const uint8_t *)key, len, w->short_k))) {
         p += len;
@@ -699,10 +720,10 @@ fj_error fj_writer_key(fj_writer *w, const char *key) {
       uint8_t *p = (w)->pos;                                                                       \
       if (FJ_LIKELY(st_ < (w)->fast_end && (size_t)((w)->end - p) > (need))) {                     \
         *p = ',';                                                                                  \
-        p += st_ == ST_ARR_NEXT;                                                                   \
+        p += ST_COMMA(st_);                                                                        \
         PUT;                                                                                       \
         (w)->pos = p;                                                                              \
-        (w)->state = after_value[st_];                                                             \
+        (w)->state = (uint8_t)ST_AFTER_VALUE(st_);                                                 \
         return FJ_OK;                                                                              \
       }                                                                                            \
     }                                                                                              \
@@ -717,9 +738,20 @@ FJ_SLOW static fj_error int64_slow(fj_writer *w, int64_t v) {
   return FJ_OK;
 }
 
-fj_error fj_writer_int64(fj_writer *w, int64_t v) {
-  FJ_SCALAR_FAST(w, 24, p += fj__i64toa((char *)p, v));
+/* Integers of 9 to 16 digits (and the rest, through int64_slow()). */
+FJ_NOINLINE static fj_error int64_long(fj_writer *w, int64_t v) {
+  if (FJ_LIKELY(fj__i64_short(v) && !fj__i64_short8(v)))
+    FJ_SCALAR_FAST(w, 24, p += fj__i64toa9to16((char *)p, v));
   return int64_slow(w, v);
+}
+
+/* The inline path takes integers of up to 8 digits and leaves longer ones
+ * to int64_long(): with those inline too, the function needed a stack frame
+ * (five registers saved and restored on every call), the longer conversion
+ * needing more registers; now it needs none. */
+fj_error fj_writer_int64(fj_writer *w, int64_t v) {
+  if (FJ_LIKELY(fj__i64_short8(v))) FJ_SCALAR_FAST(w, 24, p += fj__i64toa8((char *)p, v));
+  return int64_long(w, v);
 }
 
 FJ_SLOW static fj_error uint64_slow(fj_writer *w, uint64_t v) {
@@ -732,7 +764,7 @@ FJ_SLOW static fj_error uint64_slow(fj_writer *w, uint64_t v) {
 }
 
 fj_error fj_writer_uint64(fj_writer *w, uint64_t v) {
-  FJ_SCALAR_FAST(w, 24, p += fj__u64toa((char *)p, v));
+  if (FJ_LIKELY(v < FJ_U64TOA_INLINE_LIMIT)) FJ_SCALAR_FAST(w, 24, p += fj__u64toa16((char *)p, v));
   return uint64_slow(w, v);
 }
 
@@ -831,8 +863,8 @@ fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
 /* The scalar members, once for both kinds of key: name, value type, room
  * needed after the key, when the fast path applies, how the value is put. */
 #define FJ_SCALAR_MEMBERS(X)                                                                       \
-  X(int64, int64_t, 24, true, p += fj__i64toa((char *)p, v))                                       \
-  X(uint64, uint64_t, 24, true, p += fj__u64toa((char *)p, v))                                     \
+  X(int64, int64_t, 24, fj__i64_short(v), p += fj__i64toa16((char *)p, v))                         \
+  X(uint64, uint64_t, 24, v < FJ_U64TOA_INLINE_LIMIT, p += fj__u64toa16((char *)p, v))             \
   X(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))                        \
   X(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
 FJ_SCALAR_MEMBERS(FJ_MEMBER)
@@ -881,10 +913,10 @@ static inline uint8_t *qkey_fast(fj_writer *w, const char *qkey, size_t qlen, si
   if (FJ_LIKELY(w != NULL && qkey != NULL && qlen - 3 <= FJ_QKEY_MAX - 3)) {
     unsigned st = w->state;
     uint8_t *p = w->pos;
-    if (FJ_LIKELY(st - ST_OBJ_KEY_FIRST < w->pair_fast &&
+    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->pair_fast &&
                   (size_t)(w->end - p) > FJ_QKEY_MAX + more)) {
       *p = ',';
-      p += st == ST_OBJ_KEY_NEXT;
+      p += ST_COMMA(st);
       memcpy(p, qkey, FJ_QKEY_MAX);
       return p + qlen;
     }
