@@ -415,6 +415,32 @@ static void test_short_below_one(void **state) {
   assert_int_equal(st.mismatches, 0);
 }
 
+/* Decimals below 2^32 with 0 to 6 places, as strtod reads them (prices,
+ * coordinates: the printer's six-places path), their neighbours (which it
+ * must turn away) and their negatives: each checked against strtod and
+ * laid out from Schubfach's digits (fj__dtoa_decimal, the other path). */
+static void test_six_places(void **state) {
+  (void)state;
+  stats st = {0, 0};
+  for (int places = 0; places <= 6; places++) {
+    for (uint64_t i = 0; i < 100000; i++) {
+      uint32_t ip = (uint32_t)(rng() >> (i % 2 ? 32 : 50)); /* large and small integer parts */
+      uint32_t f = (uint32_t)(rng() % 1000000u);
+      char text[40];
+      snprintf(text, sizeof text, "%u.%06u", ip, f);
+      text[strlen(text) - (size_t)(6 - places)] = 0; /* keep `places` places */
+      uint64_t b = to_bits(strtod(text, NULL));
+      check(b, false, &st);
+      check(b | UINT64_C(1) << 63, false, &st);
+      check(b + 1, false, &st);
+      if (b) check(b - 1, false, &st);
+    }
+  }
+  print_message("six places: %" PRIu64 " checked, %" PRIu64 " mismatches\n", st.checked,
+                st.mismatches);
+  assert_int_equal(st.mismatches, 0);
+}
+
 /* Decimals of 1 to 17 significant digits at every decimal exponent x from
  * -9 to 23, as strtod reads them: each layout of the notation rule (and
  * each of the printer's cases: the digits' count against x + 1, integers
@@ -441,9 +467,10 @@ static void test_layouts(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_short_below_one), cmocka_unit_test(test_layouts),
-      cmocka_unit_test(test_notation),        cmocka_unit_test(test_special),
-      cmocka_unit_test(test_data_files),      cmocka_unit_test(test_random),
+      cmocka_unit_test(test_short_below_one), cmocka_unit_test(test_six_places),
+      cmocka_unit_test(test_layouts),         cmocka_unit_test(test_notation),
+      cmocka_unit_test(test_special),         cmocka_unit_test(test_data_files),
+      cmocka_unit_test(test_random),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,6 +36,7 @@
  * in registers, and the layout is chosen before the digits are stored. */
 #include "write/dtoa.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "util/compiler.h"
@@ -476,6 +477,33 @@ FJ_NOINLINE static size_t dtoa_general(char *out, char *p, uint64_t bits) {
   return put_decimal(out, p, d.digits, d.exp10, bits < FJ_DBL_ONE_BITS);
 }
 
+/* Doubles below 2^32 with at most 6 places after the point (prices,
+ * coordinates printed with %.6f: marine_ik's nearly all): m, the integer
+ * nearest to a * 10^6, divided by 10^6 rounds back to a (the division is
+ * correctly rounded: m and 10^6 are exact).
+ * Below 2^32 an ulp is under 10^-6, so no other decimal of 6 places rounds
+ * to a: m with its trailing zeros dropped is the shortest decimal, and the
+ * closest, the one Schubfach finds. False (nothing written) otherwise; the
+ * test costs a multiplication, two additions and a division. Prints ip.ffffff (or ip.0), the 6
+ * places made in one word and their trailing zeros counted from its zero bytes. */
+static inline bool six_places(double a, size_t *len, char *out, char *p) {
+  double m = (a * 1e6 + 0x1p52) - 0x1p52; /* the nearest integer to a * 10^6 */
+  if (!(a < 4294967296.0) || m == 0 || m / 1e6 != a) return false;
+  uint64_t u = (uint64_t)m;
+  uint32_t ip = (uint32_t)(u / 1000000u), f = (uint32_t)(u - (uint64_t)ip * 1000000u);
+  size_t n = put_digits(p, ip);
+  if (f == 0) {
+    memcpy(p + n, ".0", 2);
+    *len = (size_t)(p - out) + n + 2;
+    return true;
+  }
+  uint64_t w = fj__swar8(f) >> 16; /* "00dddddd": the 6 places, the first lowest */
+  p[n] = '.';
+  fj__store8(p + n + 1, w + FJ_ASCII_ZEROS);
+  *len = (size_t)(p - out) + n + 1 + (size_t)(8 - (__builtin_clzll(w) >> 3));
+  return true;
+}
+
 size_t fj__dtoa(char *out, double v) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);
@@ -485,6 +513,10 @@ size_t fj__dtoa(char *out, double v) {
   /* the common case without a call (jumps only): normal, not a power of
    * two (the frac == 0 test also leaves zero out). gcc still saves
    * registers here: shortest_fast() keeps many values live. */
+  double a;
+  size_t len;
+  memcpy(&a, &bits, sizeof a);
+  if (six_places(a, &len, out, p)) return len;
   uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
   int be = (int)(bits >> FJ_DBL_MANT_BITS);
   decimal d;
