@@ -20,8 +20,8 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_INVALID_ARG;
   }
-  p->open = fj__malloc(a, ((size_t)p->max_depth + 2) * sizeof *p->open);
-  if (!p->open) {
+  p->hot.open = fj__malloc(a, ((size_t)p->max_depth + 2) * sizeof *p->hot.open);
+  if (!p->hot.open) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_NOMEM;
   }
@@ -37,8 +37,8 @@ void fj_parser_free(fj_parser *p) {
     fj__free(&a, b, sizeof *b + b->cap);
   }
   fj__fields_free(p);
-  fj__free(&a, p->idx, p->idx_cap * sizeof *p->idx);
-  fj__free(&a, p->open, ((size_t)p->max_depth + 2) * sizeof *p->open);
+  fj__free(&a, p->hot.idx, p->idx_cap * sizeof *p->hot.idx);
+  fj__free(&a, p->hot.open, ((size_t)p->max_depth + 2) * sizeof *p->hot.open);
   fj__free(&a, p, sizeof *p);
 }
 
@@ -52,8 +52,8 @@ static fj_error reserve_index(fj_parser *p, size_t len) {
     cap *= 2;
   uint32_t *idx = fj__malloc(&p->alloc, cap * sizeof *idx);
   if (!idx) return FJ_ERR_NOMEM;
-  fj__free(&p->alloc, p->idx, p->idx_cap * sizeof *p->idx);
-  p->idx = idx;
+  fj__free(&p->alloc, p->hot.idx, p->idx_cap * sizeof *p->hot.idx);
+  p->hot.idx = idx;
   p->idx_cap = cap;
   return FJ_OK;
 }
@@ -66,13 +66,13 @@ static void reset_scratch(fj_parser *p) {
 
 /* Forgets the previous document: its handles become stale. */
 static void begin_document(fj_parser *p, const void *json, size_t len) {
-  p->doc = p->cur = 0; /* older handles are stale from here on */
-  p->buf = json;
-  p->len = len;
-  p->read_end = p->buf + len;
-  p->n = 0;
-  p->u_escapes = p->backslashes = true; /* until stage 1 says otherwise */
-  p->pos = p->depth = 0;
+  p->doc = p->hot.cur = 0; /* older handles are stale from here on */
+  p->hot.buf = json;
+  p->hot.len = len;
+  p->read_end = p->hot.buf + len;
+  p->hot.n = 0;
+  p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
+  p->hot.pos = p->hot.depth = 0;
   p->err = FJ_OK;
   p->err_offset = 0;
   reset_scratch(p);
@@ -86,17 +86,18 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
 
 /* The checks that need the whole index, then the root handle. */
 static fj_error finish_document(fj_parser *p, fj_value *root) {
-  if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, p->len);
-  if (p->len >= 3 && memcmp(p->buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
-  uint8_t c = p->buf[p->idx[0]];
-  if (!fj__is_value_start(c)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->idx[0]);
-  if (c != '[' && c != '{' && p->n > 1) {
+  if (p->hot.n == 0) return fj__fail(p, FJ_ERR_EMPTY, p->hot.len);
+  if (p->hot.len >= 3 && memcmp(p->hot.buf, "\xEF\xBB\xBF", 3) == 0)
+    return fj__fail(p, FJ_ERR_BOM, 0);
+  uint8_t c = p->hot.buf[p->hot.idx[0]];
+  if (!fj__is_value_start(c)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->hot.idx[0]);
+  if (c != '[' && c != '{' && p->hot.n > 1) {
     /* a scalar root followed by more: a fault in the scalar itself comes
      * first (`not json` is a bad literal at 1:1, not trailing content) */
     fj_error err = fj__check_scalar(p, 0);
-    return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
+    return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[1]);
   }
-  p->doc = p->cur = p->open[0] = ++p->serial;
+  p->doc = p->hot.cur = p->hot.open[0] = ++p->serial;
   *root = fj__handle(p, 0, 0, p->doc, c);
   return FJ_OK;
 }
@@ -108,10 +109,10 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
   fj__stage1_result res = {0, true, true, 0};
-  fj_error err = fj__kernel_active()->stage1(p->buf, len, p->idx, &res);
-  p->n = res.n;
+  fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
+  p->hot.n = res.n;
   p->u_escapes = res.u_escapes;
-  p->backslashes = res.backslashes;
+  p->hot.backslashes = res.backslashes;
   if (err) return fj__fail(p, err, res.err_offset);
   return finish_document(p, root);
 }
@@ -126,7 +127,7 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
   fj__stage1_result res = {0, true, true, 0};
-  fj_error err = fj__kernel_active()->stage1(buf, len, p->idx, &res);
+  fj_error err = fj__kernel_active()->stage1(buf, len, p->hot.idx, &res);
   *n = res.n;
   *err_offset = res.err_offset;
   p->batch_u_escapes = res.u_escapes;
@@ -138,17 +139,17 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
                           fj_value *root) {
   begin_document(p, doc, len);
   p->read_end = p->batch_read_end; /* the batch's bytes are the caller's too */
-  p->n = n;
+  p->hot.n = n;
   p->u_escapes = p->batch_u_escapes;
-  p->backslashes = p->batch_backslashes;
+  p->hot.backslashes = p->batch_backslashes;
   return finish_document(p, root);
 }
 
 fj_error fj_parser_rewind(fj_parser *p) {
   if (!p || !p->doc) return FJ_ERR_INVALID_ARG;
-  p->pos = 0;
-  p->depth = 0;
-  p->cur = p->doc;
+  p->hot.pos = 0;
+  p->hot.depth = 0;
+  p->hot.cur = p->doc;
   return FJ_OK;
 }
 
@@ -172,7 +173,7 @@ static void line_column(const uint8_t *buf, size_t len, size_t offset, fj_locati
 
 fj_error fj_parser_last_error(const fj_parser *p, fj_location *loc) {
   if (!p) return FJ_ERR_INVALID_ARG;
-  if (loc) line_column(p->buf, p->len, p->err_offset, loc);
+  if (loc) line_column(p->hot.buf, p->hot.len, p->err_offset, loc);
   return p->err;
 }
 
