@@ -25,7 +25,7 @@ const int8_t fj__bracket_delta[256] = {['['] = 1, ['{'] = 1, [']'] = -1, ['}'] =
 
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   uint32_t pos = p->hot.pos, depth = p->hot.depth;
-  const uint32_t n = p->hot.n, *idx = p->hot.idx, max_depth = p->max_depth;
+  const uint32_t n = p->hot.n, *idx = p->hot.idx, max_depth = p->hot.max_depth;
   const uint8_t *buf = p->hot.buf;
   /* branch-free depth steps: skipped structurals are mostly unpredictable */
   while (depth > target) {
@@ -50,7 +50,7 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
 /* Skips the container whose opening bracket is at the cursor. */
 static fj_error skip_container(fj_parser *p) {
   uint32_t depth = p->hot.depth;
-  if (depth + 1 > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->hot.pos));
+  if (depth + 1 > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->hot.pos));
   p->hot.pos++;
   p->hot.depth = depth + 1;
   return fj__skip_to_depth(p, depth);
@@ -95,8 +95,8 @@ static fj_error enter(const fj_value *v, fj_type type, uint64_t *serial) {
   if (fj_value_type(v) != type) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
   if (!is_current(p, v)) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
   const uint32_t depth = fj__depth(v) + 1;
-  if (depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
-  *serial = ++p->serial;
+  if (depth > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
+  *serial = ++p->hot.serial;
   p->hot.open[depth] = *serial;
   p->hot.cur = *serial;
   p->hot.depth = depth;
@@ -104,7 +104,7 @@ static fj_error enter(const fj_value *v, fj_type type, uint64_t *serial) {
   return FJ_OK;
 }
 
-fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
+fj_error (fj_value_get_array)(const fj_value *v, fj_array *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, FJ_TYPE_ARRAY, &serial);
@@ -116,7 +116,7 @@ fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
   return FJ_OK;
 }
 
-fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
+fj_error (fj_value_get_object)(const fj_value *v, fj_object *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, FJ_TYPE_OBJECT, &serial);
@@ -571,7 +571,7 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
     if (pos >= p->hot.n) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
     c = p->hot.buf[p->hot.idx[pos]];
     if (c == '[' || c == '{') {
-      if (base_depth + ++depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
+      if (base_depth + ++depth > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
     } else if (c == ']' || c == '}') {
       depth--;
     } else if (c == ',' && depth == 1) {

@@ -63,10 +63,9 @@ struct fj_parser {
    * (idx, n entries + slack), the next structural (pos), the containers the
    * cursor is inside (depth), their serials (open, cur) and whether the
    * document holds a backslash at all (if not, no string needs searching
-   * for escapes). */
+   * for escapes), the last serial handed out and the depth limit. */
   fj__cursor hot;
   fj_allocator alloc;
-  uint32_t max_depth;
   uint32_t flags;
   /* end of the caller's memory around the document: bytes up to here may be
    * read (never used) by wide loads; a stream's batch ends after its
@@ -84,7 +83,6 @@ struct fj_parser {
    * the document). hot.cur == hot.open[hot.depth], so the usual check, "the
    * cursor is directly inside my parent", is one compare. doc and hot.cur
    * are 0 while no document is loaded, and no serial is 0. */
-  uint64_t serial; /* last serial handed out */
   uint64_t doc;    /* the current document's serial */
   fj__arena scratch;
   fj__field_table fields; /* field_table.c */

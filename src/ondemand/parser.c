@@ -14,13 +14,13 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   if (!p) return FJ_ERR_NOMEM;
   memset(p, 0, sizeof *p);
   p->alloc = *a;
-  p->max_depth = opts && opts->max_depth ? opts->max_depth : FJ_DEFAULT_MAX_DEPTH;
+  p->hot.max_depth = opts && opts->max_depth ? opts->max_depth : FJ_DEFAULT_MAX_DEPTH;
   p->flags = opts ? opts->flags : 0;
-  if (p->max_depth > FJ_MAX_DEPTH) {
+  if (p->hot.max_depth > FJ_MAX_DEPTH) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_INVALID_ARG;
   }
-  p->hot.open = fj__malloc(a, ((size_t)p->max_depth + 2) * sizeof *p->hot.open);
+  p->hot.open = fj__malloc(a, ((size_t)p->hot.max_depth + 2) * sizeof *p->hot.open);
   if (!p->hot.open) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_NOMEM;
@@ -38,7 +38,7 @@ void fj_parser_free(fj_parser *p) {
   }
   fj__fields_free(p);
   fj__free(&a, p->hot.idx, p->idx_cap * sizeof *p->hot.idx);
-  fj__free(&a, p->hot.open, ((size_t)p->max_depth + 2) * sizeof *p->hot.open);
+  fj__free(&a, p->hot.open, ((size_t)p->hot.max_depth + 2) * sizeof *p->hot.open);
   fj__free(&a, p, sizeof *p);
 }
 
@@ -97,7 +97,7 @@ static fj_error finish_document(fj_parser *p, fj_value *root) {
     fj_error err = fj__check_scalar(p, 0);
     return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[1]);
   }
-  p->doc = p->hot.cur = p->hot.open[0] = ++p->serial;
+  p->doc = p->hot.cur = p->hot.open[0] = ++p->hot.serial;
   *root = fj__handle(p, 0, 0, p->doc, c);
   return FJ_OK;
 }

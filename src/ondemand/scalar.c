@@ -179,7 +179,7 @@ static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *en
       if (k >= p->hot.n) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
       uint8_t b = p->hot.buf[p->hot.idx[k]];
       if (b == '[' || b == '{') {
-        if (depth + ++d > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[k]);
+        if (depth + ++d > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[k]);
       } else if (b == ']' || b == '}') {
         d--;
       }

@@ -123,7 +123,7 @@ fj_error fj__validate_document(fj_parser *p) {
     /* a value is due at pos */
     uint8_t c = fj__char(p, pos);
     if (c == '[' || c == '{') {
-      if (++depth > p->max_depth) {
+      if (++depth > p->hot.max_depth) {
         result = fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
         break;
       }
