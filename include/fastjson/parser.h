@@ -115,7 +115,9 @@ typedef struct fj__cursor {
   uint32_t pos;       /* next structural to read */
   uint32_t depth;     /* containers the cursor is inside */
   uint32_t max_depth; /* the parser's nesting limit */
-  bool backslashes;   /* whether the document holds a backslash at all */
+  /* bit k set: the 64 bytes from offset 64 * k hold a backslash (or NULL) */
+  const uint64_t *bs_blocks;
+  bool backslashes; /* whether the document holds a backslash at all */
 } fj__cursor;
 
 /** A handle to one value of the current document: a position in the
@@ -682,6 +684,17 @@ static inline bool fj__no_backslash(const uint8_t *s, size_t n, size_t room) {
 #endif
 }
 
+/* Whether stage 1 saw no backslash in the 64-byte blocks that hold the
+ * bytes from s to last (both in the document). False when it cannot tell:
+ * no block bits (a stream's document), or the blocks span two words. */
+static inline bool fj__blocks_clean(const fj__cursor *c, const uint8_t *s, const uint8_t *last) {
+  if (!c->bs_blocks) return false;
+  const size_t b0 = (size_t)(s - c->buf) >> 6, b1 = (size_t)(last - c->buf) >> 6;
+  if (b0 >> 6 != b1 >> 6) return false;
+  const uint64_t bits = c->bs_blocks[b0 >> 6] >> (b0 & 63);
+  return !(bits & ((UINT64_C(2) << (b1 - b0)) - 1)); /* b1 - b0 + 1 bits (64: all) */
+}
+
 /* The contents of the string whose opening quote is structural pos and
  * whose closing quote comes before structural pos + 1 (or the input's end)
  * with only whitespace between: true with them, if they hold no escape. */
@@ -694,7 +707,8 @@ static inline bool fj__plain_string(const fj__cursor *c, uint32_t pos, const cha
   while (*q != '"') /* whitespace */
     q--;
   size_t n = (size_t)(q - open - 1);
-  if (c->backslashes && !fj__no_backslash(open + 1, n, (size_t)(c->buf + c->len - open - 1)))
+  if (c->backslashes && !fj__blocks_clean(c, open, q) &&
+      !fj__no_backslash(open + 1, n, (size_t)(c->buf + c->len - open - 1)))
     return false;
   *s = (const char *)open + 1;
   *len = n;

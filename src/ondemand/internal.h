@@ -83,7 +83,7 @@ struct fj_parser {
    * the document). hot.cur == hot.open[hot.depth], so the usual check, "the
    * cursor is directly inside my parent", is one compare. doc and hot.cur
    * are 0 while no document is loaded, and no serial is 0. */
-  uint64_t doc;    /* the current document's serial */
+  uint64_t doc; /* the current document's serial */
   fj__arena scratch;
   fj__field_table fields; /* field_table.c */
   /* stage-2 string primitive of the stage-1 kernel in use (string.c) */
@@ -313,7 +313,8 @@ fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
  * Most strings are short, and a call costs more than the search. */
 static inline bool fj__find_backslash_short(const fj_parser *p, const uint8_t *s, size_t n,
                                             size_t *first) {
-  if (!p->hot.backslashes) { /* stage 1 saw none in the whole document */
+  if (!p->hot.backslashes ||
+      (n && fj__blocks_clean(&p->hot, s, s + n - 1))) { /* stage 1 saw none */
     *first = n;
     return true;
   }

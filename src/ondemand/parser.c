@@ -29,6 +29,13 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   return FJ_OK;
 }
 
+/* Bytes of an index of cap entries and, after it in the same allocation,
+ * the words of stage 1's backslash block bits for a document of up to cap
+ * bytes (cap is a power of two from 4096 on, so the words are aligned). */
+static size_t index_bytes(size_t cap) {
+  return cap ? cap * sizeof(uint32_t) + FJ_BS_WORDS(cap) * sizeof(uint64_t) : 0;
+}
+
 void fj_parser_free(fj_parser *p) {
   if (!p) return;
   fj_allocator a = p->alloc;
@@ -37,7 +44,7 @@ void fj_parser_free(fj_parser *p) {
     fj__free(&a, b, sizeof *b + b->cap);
   }
   fj__fields_free(p);
-  fj__free(&a, p->hot.idx, p->idx_cap * sizeof *p->hot.idx);
+  fj__free(&a, p->hot.idx, index_bytes(p->idx_cap));
   fj__free(&a, p->hot.open, ((size_t)p->hot.max_depth + 2) * sizeof *p->hot.open);
   fj__free(&a, p, sizeof *p);
 }
@@ -50,12 +57,17 @@ static fj_error reserve_index(fj_parser *p, size_t len) {
   size_t cap = p->idx_cap ? p->idx_cap : 4096;
   while (cap < need)
     cap *= 2;
-  uint32_t *idx = fj__malloc(&p->alloc, cap * sizeof *idx);
+  uint32_t *idx = fj__malloc(&p->alloc, index_bytes(cap));
   if (!idx) return FJ_ERR_NOMEM;
-  fj__free(&p->alloc, p->hot.idx, p->idx_cap * sizeof *p->hot.idx);
+  fj__free(&p->alloc, p->hot.idx, index_bytes(p->idx_cap));
   p->hot.idx = idx;
   p->idx_cap = cap;
   return FJ_OK;
+}
+
+/* The backslash block bits after the index (index_bytes). */
+static uint64_t *bs_words(const fj_parser *p) {
+  return (uint64_t *)(void *)(p->hot.idx + p->idx_cap);
 }
 
 static void reset_scratch(fj_parser *p) {
@@ -72,6 +84,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->read_end = p->hot.buf + len;
   p->hot.n = 0;
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
+  p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */
   p->hot.pos = p->hot.depth = 0;
   p->err = FJ_OK;
   p->err_offset = 0;
@@ -108,8 +121,10 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   begin_document(p, json, len);
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
-  fj__stage1_result res = {0, true, true, 0};
+  fj__stage1_result res = {0, true, true, 0, bs_words(p)};
+  memset(res.bs_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.bs_blocks);
   fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
+  p->hot.bs_blocks = res.bs_blocks;
   p->hot.n = res.n;
   p->u_escapes = res.u_escapes;
   p->hot.backslashes = res.backslashes;
@@ -126,7 +141,7 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
   *n = 0;
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
-  fj__stage1_result res = {0, true, true, 0};
+  fj__stage1_result res = {0, true, true, 0, NULL}; /* no block bits for a batch */
   fj_error err = fj__kernel_active()->stage1(buf, len, p->hot.idx, &res);
   *n = res.n;
   *err_offset = res.err_offset;
