@@ -318,7 +318,7 @@ FJ_API fj_error fj_value_is_null(const fj_value *v, bool *out);
  *              otherwise into parser-owned scratch memory; either way it stays
  *              valid until the parser parses another document or is freed.
  *  @param len  receives the length in bytes. A `\u0000` escape yields a NUL
- *              byte inside the string.
+ *              byte inside the string. On failure *s is NULL and *len 0.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v`, `s` or `len` NULL, or a zeroed
  *          `*v`); FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_ESCAPE (bad `\u` hex digits);
  *          FJ_ERR_BAD_SURROGATE; FJ_ERR_NOMEM; FJ_ERR_STALE_DOCUMENT;
@@ -736,14 +736,30 @@ static inline fj_error fj__object_next_key_inline(fj_object *o, const char **key
       return fj__leave(c, pos, &o->state, value);
     }
   }
-  return (fj_object_next_key)(o, key, key_len, value);
+  if (!key || !key_len) return (fj_object_next_key)(o, key, key_len, value);
+  const char *tk = NULL; /* the call writes both, failing or not */
+  size_t tn = 0;
+  const fj_error err = (fj_object_next_key)(o, &tk, &tn, value);
+  *key = tk;
+  *key_len = tn;
+  return err;
 }
 
 static inline fj_error fj__value_get_string_inline(const fj_value *v, const char **s, size_t *len) {
   if (fj__handle_ok(v) && s && len && fj_value_type(v) == FJ_TYPE_STRING &&
       fj__plain_string(fj__cursor_of(v->parser), v->pos, s, len))
     return FJ_OK;
-  FJ__CALL_GETTER(fj_value_get_string, v, s, len);
+  if (!v || !s || !len) return (fj_value_get_string)(v, s, len);
+  /* copies both ways, so that the caller's string and length stay in
+   * registers (they are read at once); the call writes both, failing or
+   * not */
+  fj_value tv = *v;
+  const char *ts = NULL;
+  size_t tn = 0;
+  const fj_error err = (fj_value_get_string)(&tv, &ts, &tn);
+  *s = ts;
+  *len = tn;
+  return err;
 }
 
 /* The common integer: '-'?, then "0" or 1 to 18 digits without a leading
