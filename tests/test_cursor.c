@@ -1228,6 +1228,56 @@ static void lockstep_doc(const char *json, size_t len) {
   fj_parser_free(pb);
 }
 
+/* The inline paths of parser.h look for escapes 8 bytes at a time: every
+ * length up to past their 64-byte limit, with an escape at every position or
+ * none, as a key, as a value and as a whole (exact-size) document, must read
+ * as the exported functions read it. */
+static void inline_escape_search_edges(void **state) {
+  fixture *f = *state;
+  char doc[256], want[80];
+  for (size_t len = 0; len <= 70; len++) {
+    for (size_t at = 0; at <= len; at++) { /* at == len: no escape */
+      char raw[160];
+      size_t r = 0, w = 0;
+      for (size_t i = 0; i < len; i++) {
+        if (i == at) {
+          raw[r++] = '\\';
+          raw[r++] = 'n';
+          want[w++] = '\n';
+        } else {
+          raw[r++] = (char)('a' + i % 26);
+          want[w++] = (char)('a' + i % 26);
+        }
+      }
+      for (int root = 0; root < 2; root++) {
+        int n = root ? snprintf(doc, sizeof doc, "\"%.*s\"", (int)r, raw)
+                     : snprintf(doc, sizeof doc, "[{\"%.*s\": \"%.*s\", \"z\": \"\\t\"}]", (int)r,
+                                raw, (int)r, raw);
+        const char *d = keep(f, doc, (size_t)n);
+        fj_value v, e, x;
+        fj_array a;
+        fj_object o;
+        const char *s;
+        size_t sn;
+        assert_int_equal(fj_parser_parse(f->p, d, (size_t)n, &v), FJ_OK);
+        if (!root) {
+          assert_int_equal(fj_value_get_array(&v, &a), FJ_OK);
+          assert_int_equal(fj_array_next(&a, &e), FJ_OK);
+          assert_int_equal(fj_value_get_object(&e, &o), FJ_OK);
+          assert_int_equal(fj_object_next_key(&o, &s, &sn, &x), FJ_OK);
+          assert_int_equal(sn, w);
+          assert_memory_equal(s, want, w);
+          v = x;
+        }
+        assert_int_equal(fj_value_get_string(&v, &s, &sn), FJ_OK);
+        assert_int_equal(sn, w);
+        assert_memory_equal(s, want, w);
+        free(f->docs[--f->ndocs]); /* keep() holds 64 */
+      }
+    }
+  }
+}
+
 static void object_next_key_matches_next(void **state) {
   (void)state;
   /* escaped keys (unescaped into scratch), a bad escape after good fields,
@@ -1295,6 +1345,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(error_locations, setup, teardown),
       cmocka_unit_test_setup_teardown(twitter_walk, setup, teardown),
       cmocka_unit_test(object_next_key_matches_next),
+      cmocka_unit_test_setup_teardown(inline_escape_search_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(missing_field_keeps_found_value, setup, teardown),
       /* last: under UBSan a failure here ends the program */
       cmocka_unit_test_setup_teardown(find_empty_key_null_pointer, setup, teardown),

@@ -79,9 +79,21 @@ static void check(const uint8_t *data, size_t len, const char *what) {
   fj_error err_ref = fj__stage1_scalar(buf, len, idx_ref, &ref);
   uint32_t n_ref = ref.n, n_k;
   size_t off_ref = ref.err_offset, off_k;
+  /* the backslash block bits: the same from every kernel, errors or not */
+  static uint64_t bs_want[FJ_BS_WORDS(MAX_LEN)], bs_got[FJ_BS_WORDS(MAX_LEN)];
+  memset(bs_want, 0, sizeof bs_want);
+  for (size_t i = 0; i < len; i++)
+    if (buf[i] == '\\') bs_want[i / 4096] |= (uint64_t)1 << (i / 64 % 64);
   for (size_t k = 0; k < kernel_count; k++) {
+    memset(bs_got, 0, sizeof bs_got);
     got = (fj__stage1_result){0};
+    got.bs_blocks = bs_got;
     fj_error err_k = kernels[k]->stage1(buf, len, idx_k, &got);
+    if (memcmp(bs_got, bs_want, sizeof bs_got) != 0) {
+      fprintf(stderr, "%s: kernel %s: wrong backslash block bits (len %zu)\n", what,
+              kernels[k]->name, len);
+      fail();
+    }
     n_k = got.n;
     off_k = got.err_offset;
     bool same = err_k == err_ref && n_k == n_ref && (err_ref == FJ_OK || off_k == off_ref) &&

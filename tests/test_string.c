@@ -678,8 +678,8 @@ static void python_oracle(void **state) {
   int i = 0;
   while (fgets(line, sizeof line, py)) {
     assert_true(i < N);
-    const char *s;
-    size_t n;
+    const char *s = NULL;
+    size_t n = 0;
     fj_error err = root_string(f, f->rep, inputs[i], &s, &n);
     if (strncmp(line, "ERR", 3) == 0) {
       if (err == FJ_OK) print_error("input %d (%s): python rejects, we accept\n", i, inputs[i]);

@@ -199,12 +199,12 @@ static inline const uint8_t *number_text(const fj_value *v) {
   if (FJ_UNLIKELY(fj__check_value(v) != FJ_OK)) return NULL;
   uint8_t c = fj__char(v->parser, v->pos);
   if (c != '-' && (unsigned)(c - '0') > 9u) return NULL;
-  return v->parser->buf + v->parser->idx[v->pos];
+  return v->parser->hot.buf + v->parser->hot.idx[v->pos];
 }
 
 /* Whether a number's text of `len` bytes at s ends where a number may end. */
 static inline bool number_ends(const fj_parser *p, const uint8_t *s, size_t len) {
-  return s + len == p->buf + p->len || fj__is_delimiter(s[len]);
+  return s + len == p->hot.buf + p->hot.len || fj__is_delimiter(s[len]);
 }
 
 /* Fast paths of the typed reads: the number parsers once, straight from the
@@ -216,7 +216,7 @@ static inline bool fast_int64(const fj_value *v, int64_t *out) {
   uint64_t m;
   int neg;
   size_t len;
-  if (!fj__integer_text(s, v->parser->buf + v->parser->len, &m, &neg, &len) ||
+  if (!fj__integer_text(s, v->parser->hot.buf + v->parser->hot.len, &m, &neg, &len) ||
       !number_ends(v->parser, s, len))
     return false;
   if (!neg) {
@@ -256,7 +256,8 @@ static inline fj_error decode_uint64(fj_decoder *d, const fj_value *v, uint64_t 
   uint64_t m;
   int neg;
   size_t len;
-  if (FJ_LIKELY(s) && fj__integer_text(s, v->parser->buf + v->parser->len, &m, &neg, &len) &&
+  if (FJ_LIKELY(s) &&
+      fj__integer_text(s, v->parser->hot.buf + v->parser->hot.len, &m, &neg, &len) &&
       (!neg || !m) && number_ends(v->parser, s, len)) { /* "-0" is 0 */
     *out = m;
     return FJ_OK;
@@ -269,7 +270,8 @@ static inline fj_error decode_double(fj_decoder *d, const fj_value *v, double *o
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
-  if (FJ_LIKELY(s) && fj__parse_double(s, v->parser->buf + v->parser->len, out, &len) == FJ_OK &&
+  if (FJ_LIKELY(s) &&
+      fj__parse_double(s, v->parser->hot.buf + v->parser->hot.len, out, &len) == FJ_OK &&
       number_ends(v->parser, s, len))
     return FJ_OK;
   fj_error e = fj_value_get_double(v, out);
@@ -307,9 +309,9 @@ static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, siz
 static inline bool raw_string(const fj_value *v, const char **s, size_t *n) {
   if (FJ_UNLIKELY(fj__check_value(v) != FJ_OK) || fj__char(v->parser, v->pos) != '"') return false;
   const fj_parser *p = v->parser;
-  const uint8_t *start = p->buf + p->idx[v->pos];
+  const uint8_t *start = p->hot.buf + p->hot.idx[v->pos];
   size_t len = (size_t)(fj__string_close(p, v->pos) - start - 1);
-  if (p->backslashes && p->find_backslash(start + 1, len) != len) return false;
+  if (fj__find_backslash(p, start + 1, len) != len) return false;
   *s = (const char *)start + 1;
   *n = len;
   return true;
@@ -374,9 +376,9 @@ fj_error fj_decode_object_restart(fj_decoder *d, fj_object *o) {
   if (o->state == FJ_ITER_DONE || !fj__entry_open(p, o->serial, o->depth))
     return fj_decode_fail(d, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start),
                           "cannot restart the object");
-  p->depth = o->depth;
-  p->cur = o->serial;
-  p->pos = o->start + 1;
+  p->hot.depth = o->depth;
+  p->hot.cur = o->serial;
+  p->hot.pos = o->start + 1;
   o->state = FJ_ITER_FRESH;
   o->last = UINT32_MAX;
   return FJ_OK;
@@ -507,10 +509,10 @@ static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos
    * wide load over a fresh narrow store would stall store forwarding */
   const uint32_t depth = o->depth;
   const uint64_t serial = o->serial;
-  if (FJ_UNLIKELY(p->cur != serial)) return false; /* directly inside: open, not done */
-  const uint8_t *buf = p->buf;
-  const uint32_t *idx = p->idx, n = p->n;
-  uint32_t pos = p->pos;
+  if (FJ_UNLIKELY(p->hot.cur != serial)) return false; /* directly inside: open, not done */
+  const uint8_t *buf = p->hot.buf;
+  const uint32_t *idx = p->hot.idx, n = p->hot.n;
+  uint32_t pos = p->hot.pos;
   if (pos == o->last) { /* the previous value was not entered: a scalar is one structural */
     if (FJ_UNLIKELY(pos >= n)) return false;
     uint8_t c = buf[idx[pos]];
@@ -527,7 +529,7 @@ static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos
   if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return false;
   *key_pos = pos;
   *value = fj__handle_t(p, pos + 2, depth, serial, t);
-  p->pos = pos + 2 + fj__type_is_scalar(t); /* as fj_object_next() */
+  p->hot.pos = pos + 2 + fj__type_is_scalar(t); /* as fj_object_next() */
   o->state = FJ_ITER_MIDDLE;
   o->last = pos + 2;
   return true;
@@ -571,7 +573,8 @@ static inline fj_error next_raw(fj_decoder *d, fj_object *o, uint32_t *key_pos, 
     if (e) return e == FJ_END ? e : describe(d, e);
     *key_pos = key.pos;
   }
-  const uint8_t *open = p->buf + p->idx[*key_pos], *close = p->buf + p->idx[*key_pos + 1] - 1;
+  const uint8_t *open = p->hot.buf + p->hot.idx[*key_pos],
+                *close = p->hot.buf + p->hot.idx[*key_pos + 1] - 1;
   while (*close != '"') /* whitespace before the ':' */
     close--;
   *k = (const char *)open + 1;
@@ -834,10 +837,10 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
    * then a value) in registers; anything else through fj_array_next */
   const uint32_t depth = a->depth;
   const uint64_t serial = a->serial;
-  if (FJ_LIKELY(p && p->cur == serial && a->state == FJ_ITER_MIDDLE)) {
-    const uint8_t *buf = p->buf;
-    const uint32_t *idx = p->idx, n = p->n;
-    uint32_t pos = p->pos;
+  if (FJ_LIKELY(p && p->hot.cur == serial && a->state == FJ_ITER_MIDDLE)) {
+    const uint8_t *buf = p->hot.buf;
+    const uint32_t *idx = p->hot.idx, n = p->hot.n;
+    uint32_t pos = p->hot.pos;
     bool ok = true;
     if (pos == a->last) {
       uint8_t c = pos < n ? buf[idx[pos]] : 0;
@@ -849,7 +852,7 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
       ++pos;
       *elem = fj__handle_t(p, pos, depth, serial, t);
       a->last = pos;
-      p->pos = pos + fj__type_is_scalar(t); /* as fj_array_next() */
+      p->hot.pos = pos + fj__type_is_scalar(t); /* as fj_array_next() */
       return FJ_OK;
     }
   }

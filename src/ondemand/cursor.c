@@ -24,44 +24,44 @@ const bool fj__delimiter[256] = {
 const int8_t fj__bracket_delta[256] = {['['] = 1, ['{'] = 1, [']'] = -1, ['}'] = -1};
 
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
-  uint32_t pos = p->pos, depth = p->depth;
-  const uint32_t n = p->n, *idx = p->idx, max_depth = p->max_depth;
-  const uint8_t *buf = p->buf;
+  uint32_t pos = p->hot.pos, depth = p->hot.depth;
+  const uint32_t n = p->hot.n, *idx = p->hot.idx, max_depth = p->hot.max_depth;
+  const uint8_t *buf = p->hot.buf;
   /* branch-free depth steps: skipped structurals are mostly unpredictable */
   while (depth > target) {
     if (FJ_UNLIKELY(pos >= n)) {
-      p->pos = pos;
-      p->depth = depth;
-      p->cur = 0; /* no entry is open at that depth: handles take the slow check */
-      return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
+      p->hot.pos = pos;
+      p->hot.depth = depth;
+      p->hot.cur = 0; /* no entry is open at that depth: handles take the slow check */
+      return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
     }
     depth += (uint32_t)(int32_t)fj__bracket_delta[buf[idx[pos++]]];
     if (FJ_UNLIKELY(depth > max_depth)) {
-      p->pos = pos - 1;
+      p->hot.pos = pos - 1;
       return fj__fail(p, FJ_ERR_DEPTH, idx[pos - 1]);
     }
   }
-  p->pos = pos;
-  p->depth = depth;
-  p->cur = p->open[depth];
+  p->hot.pos = pos;
+  p->hot.depth = depth;
+  p->hot.cur = p->hot.open[depth];
   return FJ_OK;
 }
 
 /* Skips the container whose opening bracket is at the cursor. */
 static fj_error skip_container(fj_parser *p) {
-  uint32_t depth = p->depth;
-  if (depth + 1 > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->pos));
-  p->pos++;
-  p->depth = depth + 1;
+  uint32_t depth = p->hot.depth;
+  if (depth + 1 > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->hot.pos));
+  p->hot.pos++;
+  p->hot.depth = depth + 1;
   return fj__skip_to_depth(p, depth);
 }
 
 /* fj__skip_current, inlined where the cursor steps over values: a scalar
  * is one structural. */
 static inline fj_error skip_value(fj_parser *p) {
-  uint8_t c = fj__char(p, p->pos);
+  uint8_t c = fj__char(p, p->hot.pos);
   if (FJ_LIKELY(c != '[' && c != '{')) {
-    p->pos++;
+    p->hot.pos++;
     return FJ_OK;
   }
   return skip_container(p);
@@ -80,7 +80,7 @@ static fj_error refused(fj_error err, fj_value *out) {
 
 /* Whether v is the cursor's current, unread value. */
 static bool is_current(const fj_parser *p, const fj_value *v) {
-  return p->pos == v->pos && p->depth == fj__depth(v);
+  return p->hot.pos == v->pos && p->hot.depth == fj__depth(v);
 }
 
 /* The depth of the children of the container v. */
@@ -95,16 +95,16 @@ static fj_error enter(const fj_value *v, fj_type type, uint64_t *serial) {
   if (fj_value_type(v) != type) return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
   if (!is_current(p, v)) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, v->pos));
   const uint32_t depth = fj__depth(v) + 1;
-  if (depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
-  *serial = ++p->serial;
-  p->open[depth] = *serial;
-  p->cur = *serial;
-  p->depth = depth;
-  p->pos = v->pos + 1;
+  if (depth > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
+  *serial = ++p->hot.serial;
+  p->hot.open[depth] = *serial;
+  p->hot.cur = *serial;
+  p->hot.depth = depth;
+  p->hot.pos = v->pos + 1;
   return FJ_OK;
 }
 
-fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
+fj_error (fj_value_get_array)(const fj_value *v, fj_array *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, FJ_TYPE_ARRAY, &serial);
@@ -116,7 +116,7 @@ fj_error fj_value_get_array(const fj_value *v, fj_array *out) {
   return FJ_OK;
 }
 
-fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
+fj_error (fj_value_get_object)(const fj_value *v, fj_object *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, FJ_TYPE_OBJECT, &serial);
@@ -134,8 +134,8 @@ fj_error fj_value_get_object(const fj_value *v, fj_object *out) {
  * cursor at the iteration's depth) costs a few compares. */
 static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t state,
                               uint32_t last, uint32_t start) {
-  if (FJ_LIKELY(p->cur == serial)) /* directly inside: open, not done */
-    return p->pos == last ? skip_value(p) : FJ_OK;
+  if (FJ_LIKELY(p->hot.cur == serial)) /* directly inside: open, not done */
+    return p->hot.pos == last ? skip_value(p) : FJ_OK;
   if (FJ_UNLIKELY(!p->doc || serial < p->doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
   if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return FJ_END;
   if (!fj__entry_open(p, serial, depth))
@@ -153,22 +153,24 @@ fj_error fj__check_value_slow(const fj_value *v) {
 
 /* Leaves the container whose closing bracket is at the cursor. */
 static fj_error close_container(fj_parser *p, uint32_t *state) {
-  p->pos++;
-  p->depth--;
-  p->cur = p->open[p->depth];
+  p->hot.pos++;
+  p->hot.depth--;
+  p->hot.cur = p->hot.open[p->hot.depth];
   *state = FJ_ITER_DONE;
-  if (p->depth == 0 && p->pos != p->n)
-    return fj__fail(p, FJ_ERR_TRAILING_CONTENT, fj__offset(p, p->pos));
+  if (p->hot.depth == 0 && p->hot.pos != p->hot.n)
+    return fj__fail(p, FJ_ERR_TRAILING_CONTENT, fj__offset(p, p->hot.pos));
   return FJ_END;
 }
 
 /* The error for a byte where a value was due. */
 static fj_error expected_value(fj_parser *p, uint32_t pos) {
-  return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_VALUE, fj__offset(p, pos));
+  return fj__fail(p, pos >= p->hot.n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_VALUE,
+                  fj__offset(p, pos));
 }
 
 static fj_error expected_comma(fj_parser *p, uint32_t pos) {
-  return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COMMA, fj__offset(p, pos));
+  return fj__fail(p, pos >= p->hot.n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COMMA,
+                  fj__offset(p, pos));
 }
 
 /* The general step of fj_array_next(). */
@@ -177,12 +179,12 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   fj_parser *p = a->parser;
   fj_error err = settle(p, a->serial, a->depth, a->state, a->last, a->start);
   if (FJ_UNLIKELY(err)) return err;
-  uint32_t pos = p->pos;
+  uint32_t pos = p->hot.pos;
   uint8_t c = fj__char(p, pos);
   if (FJ_LIKELY(a->state == FJ_ITER_MIDDLE)) {
     if (FJ_LIKELY(c == ',')) {
       c = fj__char(p, ++pos);
-      p->pos = pos;
+      p->hot.pos = pos;
     } else if (c == ']') {
       return close_container(p, &a->state);
     } else {
@@ -213,10 +215,10 @@ enum { LEAF_GENERAL, LEAF_CLOSED, LEAF_NEXT };
  * that must come first unless the iteration is fresh. */
 static inline int leaf_step(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t *state,
                             uint32_t last, uint32_t reach, uint8_t close, uint32_t *at) {
-  uint32_t pos = p->pos;
-  if (FJ_UNLIKELY(p->cur != serial || pos + reach >= p->n)) return LEAF_GENERAL;
-  const uint8_t *buf = p->buf;
-  const uint32_t *idx = p->idx;
+  uint32_t pos = p->hot.pos;
+  if (FJ_UNLIKELY(p->hot.cur != serial || pos + reach >= p->hot.n)) return LEAF_GENERAL;
+  const uint8_t *buf = p->hot.buf;
+  const uint32_t *idx = p->hot.idx;
   uint8_t c;
   if (*state == FJ_ITER_MIDDLE) {
     if (pos == last) { /* still on the previous element: a scalar is one structural */
@@ -238,18 +240,20 @@ static inline int leaf_step(fj_parser *p, uint64_t serial, uint32_t depth, uint3
   } else {
     return LEAF_GENERAL;
   }
-  if (c != close || (depth == 1 && pos + 1 != p->n)) return LEAF_GENERAL;
-  p->pos = pos + 1;
-  p->depth--;
-  p->cur = p->open[p->depth];
+  if (c != close || (depth == 1 && pos + 1 != p->hot.n)) return LEAF_GENERAL;
+  p->hot.pos = pos + 1;
+  p->hot.depth--;
+  p->hot.cur = p->hot.open[p->hot.depth];
   *state = FJ_ITER_DONE;
   return LEAF_CLOSED;
 }
 
 /* The byte of structural pos, which a leaf step has checked is in the index. */
-static inline uint8_t leaf_char(const fj_parser *p, uint32_t pos) { return p->buf[p->idx[pos]]; }
+static inline uint8_t leaf_char(const fj_parser *p, uint32_t pos) {
+  return p->hot.buf[p->hot.idx[pos]];
+}
 
-fj_error fj_array_next(fj_array *a, fj_value *elem) {
+fj_error(fj_array_next)(fj_array *a, fj_value *elem) {
   if (FJ_LIKELY(a && a->parser)) {
     fj_parser *p = a->parser;
     uint32_t pos;
@@ -257,7 +261,7 @@ fj_error fj_array_next(fj_array *a, fj_value *elem) {
     if (r == LEAF_CLOSED) return refused(FJ_END, elem);
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(t = fj__type_of[leaf_char(p, pos)])) {
-      p->pos = pos + fj__type_is_scalar(t);
+      p->hot.pos = pos + fj__type_is_scalar(t);
       a->state = FJ_ITER_MIDDLE;
       a->last = pos;
       if (elem) *elem = fj__handle_t(p, pos, a->depth, a->serial, t);
@@ -285,13 +289,13 @@ fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
  * iteration, at the first key). *closed is set when the object ends there;
  * the cursor then stays on the '}'. */
 static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_pos, bool *closed) {
-  uint32_t pos = p->pos;
+  uint32_t pos = p->hot.pos;
   uint8_t c = fj__char(p, pos);
   *closed = false;
   if (FJ_LIKELY(state == FJ_ITER_MIDDLE)) {
     if (FJ_LIKELY(c == ',')) {
       c = fj__char(p, ++pos);
-      p->pos = pos;
+      p->hot.pos = pos;
     } else if (c == '}') {
       *closed = true;
       return FJ_OK;
@@ -303,12 +307,13 @@ static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_po
     return FJ_OK;
   }
   if (FJ_UNLIKELY(c != '"'))
-    return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_KEY, fj__offset(p, pos));
+    return fj__fail(p, pos >= p->hot.n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_KEY,
+                    fj__offset(p, pos));
   *key_pos = pos;
   if (FJ_UNLIKELY(fj__char(p, pos + 1) != ':'))
-    return fj__fail(p, pos + 1 >= p->n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COLON,
+    return fj__fail(p, pos + 1 >= p->hot.n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COLON,
                     fj__offset(p, pos + 1));
-  p->pos = pos += 2;
+  p->hot.pos = pos += 2;
   if (FJ_UNLIKELY(!fj__is_value_start(fj__char(p, pos)))) return expected_value(p, pos);
   return FJ_OK;
 }
@@ -324,9 +329,9 @@ static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *v
   if (FJ_UNLIKELY(err = read_field(p, o->state, &key_pos, &closed))) return err;
   if (FJ_UNLIKELY(closed)) return close_container(p, &o->state);
   o->state = FJ_ITER_MIDDLE;
-  o->last = p->pos;
+  o->last = p->hot.pos;
   if (key) *key = fj__handle(p, key_pos, o->depth, o->serial, '"');
-  if (value) *value = fj__handle(p, p->pos, o->depth, o->serial, fj__char(p, p->pos));
+  if (value) *value = fj__handle(p, p->hot.pos, o->depth, o->serial, fj__char(p, p->hot.pos));
   return FJ_OK;
 }
 
@@ -342,7 +347,7 @@ static inline fj_error object_step(fj_object *o, uint32_t *key_pos, fj_value *va
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
                                     (t = fj__type_of[leaf_char(p, pos + 2)]))) {
-      p->pos = pos + 2 + fj__type_is_scalar(t);
+      p->hot.pos = pos + 2 + fj__type_is_scalar(t);
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
       *key_pos = pos;
@@ -364,7 +369,7 @@ fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
   return err;
 }
 
-fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_len, fj_value *value) {
+fj_error(fj_object_next_key)(fj_object *o, const char **key, size_t *key_len, fj_value *value) {
   if (FJ_UNLIKELY(!key || !key_len)) return refused(FJ_ERR_INVALID_ARG, value);
   uint32_t key_pos;
   fj_error err = object_step(o, &key_pos, value);
@@ -377,7 +382,7 @@ fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_len, fj_
 
 /* A lookup found its field's value at structural vpos. */
 static fj_error found_at(fj_parser *p, fj_object *o, uint32_t vpos, fj_value *value) {
-  p->pos = vpos;
+  p->hot.pos = vpos;
   o->state = FJ_ITER_MIDDLE;
   o->last = vpos;
   if (value) *value = fj__handle(p, vpos, o->depth, o->serial, fj__char(p, vpos));
@@ -389,12 +394,12 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
                            fj_value *value) {
   fj_parser *p = o->parser;
   /* a miss puts everything back, even an unread value settle() passes over */
-  const uint32_t saved_pos = p->pos, saved_depth = p->depth, saved_last = o->last;
-  const uint64_t saved_cur = p->cur;
+  const uint32_t saved_pos = p->hot.pos, saved_depth = p->hot.depth, saved_last = o->last;
+  const uint64_t saved_cur = p->hot.cur;
   fj_error err = settle(p, o->serial, o->depth, o->state, o->last, o->start);
   if (err == FJ_END) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start));
   if (err) return err;
-  const uint32_t from = p->pos, from_state = o->state;
+  const uint32_t from = p->hot.pos, from_state = o->state;
   bool wrapped = false;
   uint32_t found;
   int hit;
@@ -405,9 +410,9 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
    * escapes; the general loop below then takes over from the same state and
    * reports exactly what it always did. */
   {
-    const uint8_t *const buf = p->buf;
-    const uint32_t *const idx = p->idx;
-    const uint32_t n = p->n, start = o->start;
+    const uint8_t *const buf = p->hot.buf;
+    const uint32_t *const idx = p->hot.idx;
+    const uint32_t n = p->hot.n, start = o->start;
     uint32_t pos = from, state = o->state, last = o->last;
     for (;;) {
       if (wrapped && pos == from) break;
@@ -446,38 +451,38 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
         break; /* escapes that may shorten it to the key: the general loop unescapes */
       }
       if (FJ_UNLIKELY(vc == '[' || vc == '{')) {
-        p->pos = vpos;
+        p->hot.pos = vpos;
         if (FJ_UNLIKELY(err = skip_container(p))) {
           o->state = FJ_ITER_MIDDLE;
           o->last = vpos;
           return err;
         }
-        pos = p->pos;
+        pos = p->hot.pos;
       } else {
         pos = vpos + 1;
       }
       state = FJ_ITER_MIDDLE;
       last = vpos;
     }
-    p->pos = pos;
+    p->hot.pos = pos;
     o->state = state;
     o->last = last;
   }
   for (;;) {
-    if (wrapped && p->pos == from) /* searched the whole object */
+    if (wrapped && p->hot.pos == from) /* searched the whole object */
       goto missing;
     uint32_t key_pos;
     bool closed;
     if (FJ_UNLIKELY(err = read_field(p, o->state, &key_pos, &closed))) return err;
     if (FJ_UNLIKELY(closed)) { /* wrap around to the first field, once */
       if (!key_has_bs && fj__fields_wrapped(p, o)) goto indexed;
-      p->pos = o->start + 1;
+      p->hot.pos = o->start + 1;
       o->state = FJ_ITER_FRESH;
       wrapped = true;
       continue;
     }
     o->state = FJ_ITER_MIDDLE;
-    o->last = p->pos;
+    o->last = p->hot.pos;
     const uint8_t *raw;
     size_t raw_len;
     bool equal;
@@ -485,7 +490,7 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
     if (FJ_UNLIKELY(err = fj__key_equals(p, raw, raw_len, key, key_len, key_has_bs, &equal)))
       return err;
     if (equal) {
-      if (value) *value = fj__handle(p, p->pos, o->depth, o->serial, fj__char(p, p->pos));
+      if (value) *value = fj__handle(p, p->hot.pos, o->depth, o->serial, fj__char(p, p->hot.pos));
       return FJ_OK;
     }
     if (FJ_UNLIKELY(err = skip_value(p))) return err;
@@ -497,9 +502,9 @@ table:
 missing:
   o->state = from_state;
   o->last = saved_last;
-  p->pos = saved_pos;
-  p->depth = saved_depth;
-  p->cur = saved_cur;
+  p->hot.pos = saved_pos;
+  p->hot.depth = saved_depth;
+  p->hot.cur = saved_cur;
   return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
 }
 
@@ -512,7 +517,7 @@ missing:
 static inline bool table_hit(fj_object *o, const char *key, size_t key_len, fj_value *value) {
   fj_parser *p = o->parser;
   uint32_t vpos;
-  if (p->cur != o->serial || o->state != FJ_ITER_MIDDLE ||
+  if (p->hot.cur != o->serial || o->state != FJ_ITER_MIDDLE ||
       fj__fields_lookup(p, o, key, key_len, &vpos) <= 0)
     return false;
   found_at(p, o, vpos, value);
@@ -563,10 +568,10 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
     return FJ_OK;
   }
   while (depth) {
-    if (pos >= p->n) return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
-    c = p->buf[p->idx[pos]];
+    if (pos >= p->hot.n) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
+    c = p->hot.buf[p->hot.idx[pos]];
     if (c == '[' || c == '{') {
-      if (base_depth + ++depth > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->idx[pos]);
+      if (base_depth + ++depth > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
     } else if (c == ']' || c == '}') {
       depth--;
     } else if (c == ',' && depth == 1) {

@@ -51,7 +51,7 @@ static bool make_room(fj_parser *p, uint32_t fields) {
   t->mask = 2 * used - 1;
   for (uint32_t i = 0; i < used; i++)
     if (old[i].vpos)
-      *fj__fields_probe(p, p->buf + old[i].key_off, old[i].key_len, old[i].hash) = old[i];
+      *fj__fields_probe(p, p->hot.buf + old[i].key_off, old[i].key_len, old[i].hash) = old[i];
   fj__free(&p->alloc, old, (size_t)t->cap * sizeof *old);
   t->cap = 2 * used;
   return true;
@@ -62,8 +62,8 @@ static bool make_room(fj_parser *p, uint32_t fields) {
 static uint32_t past_value(const fj_parser *p, uint32_t pos) {
   uint32_t depth = 0;
   do {
-    if (pos >= p->n) return 0;
-    uint8_t c = p->buf[p->idx[pos++]];
+    if (pos >= p->hot.n) return 0;
+    uint8_t c = p->hot.buf[p->hot.idx[pos++]];
     depth += (c == '[' || c == '{');
     depth -= (c == ']' || c == '}');
   } while (depth);
@@ -77,7 +77,7 @@ static bool build(fj_parser *p, uint32_t start) {
   if (!reset(p)) return false;
   uint32_t pos = start + 1, k = 0;
   for (;;) {
-    if (pos + 2 >= p->n || fj__char(p, pos) != '"' || fj__char(p, pos + 1) != ':') return false;
+    if (pos + 2 >= p->hot.n || fj__char(p, pos) != '"' || fj__char(p, pos + 1) != ':') return false;
     const uint8_t *raw;
     size_t len;
     fj__raw_key(p, pos, &raw, &len);
@@ -85,7 +85,7 @@ static bool build(fj_parser *p, uint32_t start) {
     uint32_t h = fj__key_hash(raw, len);
     fj__field_slot *slot = fj__fields_probe(p, raw, len, h);
     if (slot->vpos) return false; /* a duplicate key */
-    *slot = (fj__field_slot){(uint32_t)(raw - p->buf), (uint32_t)len, pos + 2, h};
+    *slot = (fj__field_slot){(uint32_t)(raw - p->hot.buf), (uint32_t)len, pos + 2, h};
     k++;
     if (!(pos = past_value(p, pos + 2))) return false;
     uint8_t c = fj__char(p, pos++);

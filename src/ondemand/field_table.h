@@ -38,7 +38,7 @@ static inline fj__field_slot *fj__fields_probe(const fj_parser *p, const uint8_t
   for (uint32_t i = h & t->mask;; i = (i + 1) & t->mask) {
     fj__field_slot *slot = &t->slots[i];
     if (slot->vpos == 0) return slot; /* 0 is the root's position: never a field value */
-    if (slot->hash == h && slot->key_len == n && fj__bytes_equal(p->buf + slot->key_off, s, n))
+    if (slot->hash == h && slot->key_len == n && fj__bytes_equal(p->hot.buf + slot->key_off, s, n))
       return slot;
   }
 }

@@ -51,41 +51,39 @@ typedef struct fj__field_table {
 } fj__field_table;
 
 /* Iteration states of fj_array / fj_object. */
-enum { FJ_ITER_FRESH = 0, FJ_ITER_MIDDLE = 1, FJ_ITER_DONE = 2 };
+enum {
+  FJ_ITER_FRESH = FJ__ITER_FRESH,
+  FJ_ITER_MIDDLE = FJ__ITER_MIDDLE,
+  FJ_ITER_DONE = FJ__ITER_DONE
+};
 
 struct fj_parser {
+  /* The cursor's hot state, first so that parser.h's inline fast paths can
+   * read it through a cast (fj__cursor): the document (buf, len), its index
+   * (idx, n entries + slack), the next structural (pos), the containers the
+   * cursor is inside (depth), their serials (open, cur) and whether the
+   * document holds a backslash at all (if not, no string needs searching
+   * for escapes), the last serial handed out and the depth limit. */
+  fj__cursor hot;
   fj_allocator alloc;
-  uint32_t max_depth;
   uint32_t flags;
-  const uint8_t *buf; /* the current document (caller's memory) */
-  size_t len;
   /* end of the caller's memory around the document: bytes up to here may be
    * read (never used) by wide loads; a stream's batch ends after its
    * documents */
   const uint8_t *read_end, *batch_read_end;
-  uint32_t *idx; /* structural index, n entries (+ slack) */
   size_t idx_cap;
-  uint32_t n;
   /* whether stage 1 saw a \u escape in the document (or its stream's
    * batch): if not, stage 1 has already checked every string completely */
   bool u_escapes, batch_u_escapes;
-  /* whether the document (or batch) holds a backslash at all: if not, no
-   * string needs searching for escapes */
-  bool backslashes, batch_backslashes;
-  /* the cursor */
-  uint32_t pos;   /* next structural to read */
-  uint32_t depth; /* containers the cursor is inside */
+  bool batch_backslashes; /* hot.backslashes of the stream's batch */
   /* Serials: each document and each container entry gets the next one, and
    * they are never reset, so a serial names one entry for the parser's
    * lifetime. A handle stores its parent's; it is valid while that entry is
-   * open. open[d]: the open entry whose children have depth d (open[0]: the
-   * document). cur == open[depth], so the usual check, "the cursor is
-   * directly inside my parent", is one compare. doc and cur are 0 while no
-   * document is loaded, and no serial is 0. */
-  uint64_t serial; /* last serial handed out */
-  uint64_t doc;    /* the current document's serial */
-  uint64_t cur;    /* open[depth] */
-  uint64_t *open;
+   * open. hot.open[d]: the open entry whose children have depth d (open[0]:
+   * the document). hot.cur == hot.open[hot.depth], so the usual check, "the
+   * cursor is directly inside my parent", is one compare. doc and hot.cur
+   * are 0 while no document is loaded, and no serial is 0. */
+  uint64_t doc; /* the current document's serial */
   fj__arena scratch;
   fj__field_table fields; /* field_table.c */
   /* stage-2 string primitive of the stage-1 kernel in use (string.c) */
@@ -113,17 +111,17 @@ static inline fj_error fj__fail(fj_parser *p, fj_error e, size_t offset) {
 
 /* The byte at structural `pos`, or 0 past the last one. */
 static inline uint8_t fj__char(const fj_parser *p, uint32_t pos) {
-  return pos < p->n ? p->buf[p->idx[pos]] : 0;
+  return pos < p->hot.n ? p->hot.buf[p->hot.idx[pos]] : 0;
 }
 
 /* Byte offset of structural `pos` (the input length past the last one). */
 static inline size_t fj__offset(const fj_parser *p, uint32_t pos) {
-  return pos < p->n ? p->idx[pos] : p->len;
+  return pos < p->hot.n ? p->hot.idx[pos] : p->hot.len;
 }
 
 /* Whether a byte may follow a number or literal: whitespace, an operator,
  * or the end of the input (checked by the caller). */
-extern const bool fj__delimiter[256]; /* cursor.c */
+/* fj__delimiter: parser.h (defined in cursor.c) */
 static inline bool fj__is_delimiter(uint8_t c) { return fj__delimiter[c]; }
 
 /* +1 for an opening bracket, -1 for a closing one, 0 for other bytes: depth
@@ -163,18 +161,18 @@ static inline bool fj__is_value_start(uint8_t c) { return fj__value_start[c]; }
 fj_error fj__check_value_slow(const fj_value *v);
 static inline fj_error fj__check_value(const fj_value *v) {
   if (FJ_UNLIKELY(!v || !v->parser)) return FJ_ERR_INVALID_ARG;
-  if (FJ_LIKELY(v->parent == v->parser->cur)) return FJ_OK;
+  if (FJ_LIKELY(v->parent == v->parser->hot.cur)) return FJ_OK;
   return fj__check_value_slow(v);
 }
 
 /* Whether the iteration or handle whose parent entry is `serial` and whose
  * values have depth `depth` is still open (the cursor may be deeper). */
 static inline bool fj__entry_open(const fj_parser *p, uint64_t serial, uint32_t depth) {
-  return p->doc && serial >= p->doc && depth <= p->depth && p->open[depth] == serial;
+  return p->doc && serial >= p->doc && depth <= p->hot.depth && p->hot.open[depth] == serial;
 }
 
 /* The fj_type of a value by its first byte, plus one (0: no value starts so). */
-extern const uint8_t fj__type_of[256]; /* scalar.c */
+/* fj__type_of: parser.h (defined in scalar.c) */
 
 /* A handle to the value at structural pos whose first byte has type_of
  * entry t (nonzero: it starts a value), in the entry `parent` at depth
@@ -211,7 +209,7 @@ fj_error fj__check_string(fj_parser *p, uint32_t pos);
 /* Advances the cursor until it is back at depth `target` (bracket matching). */
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target);
 
-/* Skips the value starting at structural p->pos (the cursor is at its depth). */
+/* Skips the value starting at structural p->hot.pos (the cursor is at its depth). */
 fj_error fj__skip_current(fj_parser *p);
 
 /* Scratch memory. */
@@ -233,7 +231,7 @@ fj_error fj__unescape(const uint8_t *src, const uint8_t *end, uint8_t *dst, size
  * structural (or the end of the input): the quote is found by stepping back
  * from there, without reading the string. */
 static inline const uint8_t *fj__string_close(const fj_parser *p, uint32_t pos) {
-  const uint8_t *q = p->buf + fj__offset(p, pos + 1) - 1;
+  const uint8_t *q = p->hot.buf + fj__offset(p, pos + 1) - 1;
   while (*q != '"') /* whitespace */
     q--;
   return q;
@@ -242,7 +240,7 @@ static inline const uint8_t *fj__string_close(const fj_parser *p, uint32_t pos) 
 /* The raw bytes of the key string at structural `pos`, between its quotes,
  * found from the ':' that follows it. */
 static inline void fj__raw_key(const fj_parser *p, uint32_t pos, const uint8_t **s, size_t *len) {
-  const uint8_t *open = p->buf + p->idx[pos], *close = fj__string_close(p, pos);
+  const uint8_t *open = p->hot.buf + p->hot.idx[pos], *close = fj__string_close(p, pos);
   *s = open + 1;
   *len = (size_t)(close - open - 1);
 }
@@ -315,7 +313,8 @@ fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
  * Most strings are short, and a call costs more than the search. */
 static inline bool fj__find_backslash_short(const fj_parser *p, const uint8_t *s, size_t n,
                                             size_t *first) {
-  if (!p->backslashes) { /* stage 1 saw none in the whole document */
+  if (!p->hot.backslashes ||
+      (n && fj__blocks_clean(&p->hot, s, s + n - 1))) { /* stage 1 saw none */
     *first = n;
     return true;
   }
@@ -358,7 +357,7 @@ fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **s, size_t *len
 /* fj__read_string() with its common case inline: a short string without
  * escapes needs no frame and no call. */
 static inline fj_error fj__string_at(fj_parser *p, uint32_t pos, const char **s, size_t *len) {
-  const uint8_t *start = p->buf + p->idx[pos];
+  const uint8_t *start = p->hot.buf + p->hot.idx[pos];
   size_t first;
   if (FJ_LIKELY(*start == '"')) {
     size_t n = (size_t)(fj__string_close(p, pos) - start - 1);

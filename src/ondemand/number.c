@@ -767,3 +767,11 @@ fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, 
   if (FJ_NUM_LIKELY(fast_number(p, end, 0, out, len, &err))) return err;
   return general_number(p, end, out, len);
 }
+
+bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
+  size_t len;
+  fj_error err;
+  if (FJ_NUM_UNLIKELY(!fast_number(p, end, 0, out, &len, &err)) || FJ_NUM_UNLIKELY(err))
+    return false;
+  return p + len == end || fj__delimiter[p[len]];
+}

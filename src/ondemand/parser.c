@@ -14,19 +14,26 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   if (!p) return FJ_ERR_NOMEM;
   memset(p, 0, sizeof *p);
   p->alloc = *a;
-  p->max_depth = opts && opts->max_depth ? opts->max_depth : FJ_DEFAULT_MAX_DEPTH;
+  p->hot.max_depth = opts && opts->max_depth ? opts->max_depth : FJ_DEFAULT_MAX_DEPTH;
   p->flags = opts ? opts->flags : 0;
-  if (p->max_depth > FJ_MAX_DEPTH) {
+  if (p->hot.max_depth > FJ_MAX_DEPTH) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_INVALID_ARG;
   }
-  p->open = fj__malloc(a, ((size_t)p->max_depth + 2) * sizeof *p->open);
-  if (!p->open) {
+  p->hot.open = fj__malloc(a, ((size_t)p->hot.max_depth + 2) * sizeof *p->hot.open);
+  if (!p->hot.open) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_NOMEM;
   }
   *out = p;
   return FJ_OK;
+}
+
+/* Bytes of an index of cap entries and, after it in the same allocation,
+ * the words of stage 1's backslash block bits for a document of up to cap
+ * bytes (cap is a power of two from 4096 on, so the words are aligned). */
+static size_t index_bytes(size_t cap) {
+  return cap ? cap * sizeof(uint32_t) + FJ_BS_WORDS(cap) * sizeof(uint64_t) : 0;
 }
 
 void fj_parser_free(fj_parser *p) {
@@ -37,8 +44,8 @@ void fj_parser_free(fj_parser *p) {
     fj__free(&a, b, sizeof *b + b->cap);
   }
   fj__fields_free(p);
-  fj__free(&a, p->idx, p->idx_cap * sizeof *p->idx);
-  fj__free(&a, p->open, ((size_t)p->max_depth + 2) * sizeof *p->open);
+  fj__free(&a, p->hot.idx, index_bytes(p->idx_cap));
+  fj__free(&a, p->hot.open, ((size_t)p->hot.max_depth + 2) * sizeof *p->hot.open);
   fj__free(&a, p, sizeof *p);
 }
 
@@ -50,12 +57,17 @@ static fj_error reserve_index(fj_parser *p, size_t len) {
   size_t cap = p->idx_cap ? p->idx_cap : 4096;
   while (cap < need)
     cap *= 2;
-  uint32_t *idx = fj__malloc(&p->alloc, cap * sizeof *idx);
+  uint32_t *idx = fj__malloc(&p->alloc, index_bytes(cap));
   if (!idx) return FJ_ERR_NOMEM;
-  fj__free(&p->alloc, p->idx, p->idx_cap * sizeof *p->idx);
-  p->idx = idx;
+  fj__free(&p->alloc, p->hot.idx, index_bytes(p->idx_cap));
+  p->hot.idx = idx;
   p->idx_cap = cap;
   return FJ_OK;
+}
+
+/* The backslash block bits after the index (index_bytes). */
+static uint64_t *bs_words(const fj_parser *p) {
+  return (uint64_t *)(void *)(p->hot.idx + p->idx_cap);
 }
 
 static void reset_scratch(fj_parser *p) {
@@ -66,13 +78,14 @@ static void reset_scratch(fj_parser *p) {
 
 /* Forgets the previous document: its handles become stale. */
 static void begin_document(fj_parser *p, const void *json, size_t len) {
-  p->doc = p->cur = 0; /* older handles are stale from here on */
-  p->buf = json;
-  p->len = len;
-  p->read_end = p->buf + len;
-  p->n = 0;
-  p->u_escapes = p->backslashes = true; /* until stage 1 says otherwise */
-  p->pos = p->depth = 0;
+  p->doc = p->hot.cur = 0; /* older handles are stale from here on */
+  p->hot.buf = json;
+  p->hot.len = len;
+  p->read_end = p->hot.buf + len;
+  p->hot.n = 0;
+  p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
+  p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */
+  p->hot.pos = p->hot.depth = 0;
   p->err = FJ_OK;
   p->err_offset = 0;
   reset_scratch(p);
@@ -86,17 +99,18 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
 
 /* The checks that need the whole index, then the root handle. */
 static fj_error finish_document(fj_parser *p, fj_value *root) {
-  if (p->n == 0) return fj__fail(p, FJ_ERR_EMPTY, p->len);
-  if (p->len >= 3 && memcmp(p->buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
-  uint8_t c = p->buf[p->idx[0]];
-  if (!fj__is_value_start(c)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->idx[0]);
-  if (c != '[' && c != '{' && p->n > 1) {
+  if (p->hot.n == 0) return fj__fail(p, FJ_ERR_EMPTY, p->hot.len);
+  if (p->hot.len >= 3 && memcmp(p->hot.buf, "\xEF\xBB\xBF", 3) == 0)
+    return fj__fail(p, FJ_ERR_BOM, 0);
+  uint8_t c = p->hot.buf[p->hot.idx[0]];
+  if (!fj__is_value_start(c)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->hot.idx[0]);
+  if (c != '[' && c != '{' && p->hot.n > 1) {
     /* a scalar root followed by more: a fault in the scalar itself comes
      * first (`not json` is a bad literal at 1:1, not trailing content) */
     fj_error err = fj__check_scalar(p, 0);
-    return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[1]);
+    return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[1]);
   }
-  p->doc = p->cur = p->open[0] = ++p->serial;
+  p->doc = p->hot.cur = p->hot.open[0] = ++p->hot.serial;
   *root = fj__handle(p, 0, 0, p->doc, c);
   return FJ_OK;
 }
@@ -107,11 +121,13 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   begin_document(p, json, len);
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
-  fj__stage1_result res = {0, true, true, 0};
-  fj_error err = fj__kernel_active()->stage1(p->buf, len, p->idx, &res);
-  p->n = res.n;
+  fj__stage1_result res = {0, true, true, 0, bs_words(p)};
+  memset(res.bs_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.bs_blocks);
+  fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
+  p->hot.bs_blocks = res.bs_blocks;
+  p->hot.n = res.n;
   p->u_escapes = res.u_escapes;
-  p->backslashes = res.backslashes;
+  p->hot.backslashes = res.backslashes;
   if (err) return fj__fail(p, err, res.err_offset);
   return finish_document(p, root);
 }
@@ -125,8 +141,8 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
   *n = 0;
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
-  fj__stage1_result res = {0, true, true, 0};
-  fj_error err = fj__kernel_active()->stage1(buf, len, p->idx, &res);
+  fj__stage1_result res = {0, true, true, 0, NULL}; /* no block bits for a batch */
+  fj_error err = fj__kernel_active()->stage1(buf, len, p->hot.idx, &res);
   *n = res.n;
   *err_offset = res.err_offset;
   p->batch_u_escapes = res.u_escapes;
@@ -138,17 +154,17 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
                           fj_value *root) {
   begin_document(p, doc, len);
   p->read_end = p->batch_read_end; /* the batch's bytes are the caller's too */
-  p->n = n;
+  p->hot.n = n;
   p->u_escapes = p->batch_u_escapes;
-  p->backslashes = p->batch_backslashes;
+  p->hot.backslashes = p->batch_backslashes;
   return finish_document(p, root);
 }
 
 fj_error fj_parser_rewind(fj_parser *p) {
   if (!p || !p->doc) return FJ_ERR_INVALID_ARG;
-  p->pos = 0;
-  p->depth = 0;
-  p->cur = p->doc;
+  p->hot.pos = 0;
+  p->hot.depth = 0;
+  p->hot.cur = p->doc;
   return FJ_OK;
 }
 
@@ -172,7 +188,7 @@ static void line_column(const uint8_t *buf, size_t len, size_t offset, fj_locati
 
 fj_error fj_parser_last_error(const fj_parser *p, fj_location *loc) {
   if (!p) return FJ_ERR_INVALID_ARG;
-  if (loc) line_column(p->buf, p->len, p->err_offset, loc);
+  if (loc) line_column(p->hot.buf, p->hot.len, p->err_offset, loc);
   return p->err;
 }
 

@@ -34,15 +34,15 @@ static fj_error number_start(const fj_value *v, const uint8_t **s) {
   /* the handle's type: the branch need not wait for the byte */
   if (fj_value_type(v) != FJ_TYPE_NUMBER)
     return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
-  *s = p->buf + p->idx[v->pos];
+  *s = p->hot.buf + p->hot.idx[v->pos];
   return FJ_OK;
 }
 
 /* A number's text must end at a delimiter or the end of the input; a range
  * or not-an-integer verdict only counts for well-formed text. */
 static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_error err) {
-  const uint8_t *end = p->buf + p->len;
-  size_t at = (size_t)(s - p->buf);
+  const uint8_t *end = p->hot.buf + p->hot.len;
+  size_t at = (size_t)(s - p->hot.buf);
   if (err == FJ_ERR_BAD_NUMBER) return fj__fail(p, err, at + len);
   if (s + len < end && !fj__is_delimiter(s[len])) return fj__fail(p, FJ_ERR_BAD_NUMBER, at + len);
   return err ? fj__fail(p, err, at) : FJ_OK;
@@ -57,7 +57,7 @@ static fj_error cached_double(fj_parser *p, const fj_value *v, const uint8_t *s,
     return p->num_err;
   }
   double d = 0;
-  fj_error err = fj__parse_double(s, p->buf + p->len, &d, len);
+  fj_error err = fj__parse_double(s, p->hot.buf + p->hot.len, &d, len);
   if (err != FJ_ERR_BAD_NUMBER) *out = d; /* as fj__parse_double: no value for bad text */
   p->num_doc = p->doc;
   p->num_pos = v->pos;
@@ -67,13 +67,13 @@ static fj_error cached_double(fj_parser *p, const fj_value *v, const uint8_t *s,
   return err;
 }
 
-fj_error fj_value_get_int64(const fj_value *v, int64_t *out) {
+fj_error(fj_value_get_int64)(const fj_value *v, int64_t *out) {
   const uint8_t *s;
   fj_error err = number_start(v, &s);
   if (err) return err;
   if (!out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
-  const uint8_t *end = p->buf + p->len;
+  const uint8_t *end = p->hot.buf + p->hot.len;
   if (FJ_LIKELY(fj__small_integer(s, end, out))) return FJ_OK;
   size_t len = 0;
   /* A fraction or exponent: well-formed text is then "not an integer", and
@@ -98,7 +98,7 @@ fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
   if (err) return err;
   if (!out) return FJ_ERR_INVALID_ARG;
   size_t len = 0;
-  err = fj__parse_uint64(s, v->parser->buf + v->parser->len, out, &len);
+  err = fj__parse_uint64(s, v->parser->hot.buf + v->parser->hot.len, out, &len);
   return finish_number(v->parser, s, len, err);
 }
 
@@ -112,13 +112,13 @@ fj_error fj_value_get_double(const fj_value *v, double *out) {
   return finish_number(v->parser, s, len, err);
 }
 
-fj_error fj_value_get_number(const fj_value *v, fj_number *out) {
+fj_error(fj_value_get_number)(const fj_value *v, fj_number *out) {
   const uint8_t *s;
   fj_error err = number_start(v, &s);
   if (FJ_UNLIKELY(err)) return err;
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
-  const uint8_t *end = p->buf + p->len;
+  const uint8_t *end = p->hot.buf + p->hot.len;
   size_t len = 0;
   err = fj__parse_number(s, end, out, &len);
   if (FJ_LIKELY(!err) && FJ_LIKELY(s + len == end || fj__is_delimiter(s[len]))) return FJ_OK;
@@ -128,12 +128,12 @@ fj_error fj_value_get_number(const fj_value *v, fj_number *out) {
 /* Whether the literal `word` (with its length) stands at structural pos,
  * followed by a delimiter or the end of the input. */
 static bool literal_is(const fj_parser *p, uint32_t pos, const char *word, size_t n) {
-  size_t at = p->idx[pos];
-  if (p->len - at < n || memcmp(p->buf + at, word, n) != 0) return false;
-  return at + n == p->len || fj__is_delimiter(p->buf[at + n]);
+  size_t at = p->hot.idx[pos];
+  if (p->hot.len - at < n || memcmp(p->hot.buf + at, word, n) != 0) return false;
+  return at + n == p->hot.len || fj__is_delimiter(p->hot.buf[at + n]);
 }
 
-fj_error fj_value_get_bool(const fj_value *v, bool *out) {
+fj_error(fj_value_get_bool)(const fj_value *v, bool *out) {
   fj_error err = fj__check_value(v);
   if (err) return err;
   if (!out) return FJ_ERR_INVALID_ARG;
@@ -141,12 +141,12 @@ fj_error fj_value_get_bool(const fj_value *v, bool *out) {
   uint8_t c = fj__char(p, v->pos);
   if (c != 't' && c != 'f') return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
   if (c == 't' ? !literal_is(p, v->pos, "true", 4) : !literal_is(p, v->pos, "false", 5))
-    return fj__fail(p, FJ_ERR_BAD_LITERAL, p->idx[v->pos]);
+    return fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[v->pos]);
   *out = c == 't';
   return FJ_OK;
 }
 
-fj_error fj_value_is_null(const fj_value *v, bool *out) {
+fj_error(fj_value_is_null)(const fj_value *v, bool *out) {
   fj_error err = fj__check_value(v);
   if (err) return err;
   if (!out) return FJ_ERR_INVALID_ARG;
@@ -155,7 +155,7 @@ fj_error fj_value_is_null(const fj_value *v, bool *out) {
     *out = false;
     return FJ_OK;
   }
-  if (!literal_is(p, v->pos, "null", 4)) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->idx[v->pos]);
+  if (!literal_is(p, v->pos, "null", 4)) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[v->pos]);
   *out = true;
   return FJ_OK;
 }
@@ -163,35 +163,35 @@ fj_error fj_value_is_null(const fj_value *v, bool *out) {
 /* End offset (exclusive) of the value at structural pos. */
 static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *end) {
   uint8_t c = fj__char(p, pos);
-  const uint8_t *s = p->buf + p->idx[pos], *limit = p->buf + p->len;
+  const uint8_t *s = p->hot.buf + p->hot.idx[pos], *limit = p->hot.buf + p->hot.len;
   if (c == '"') {
     const uint8_t *close, *err_at;
     size_t n;
     fj_error err =
         fj__unescape(s, limit, NULL, &n, &close, &err_at, FJ_PARSE_REPLACE_LONE_SURROGATES);
-    if (err) return fj__fail(p, err, (size_t)(err_at - p->buf));
-    *end = (size_t)(close + 1 - p->buf);
+    if (err) return fj__fail(p, err, (size_t)(err_at - p->hot.buf));
+    *end = (size_t)(close + 1 - p->hot.buf);
     return FJ_OK;
   }
   if (c == '[' || c == '{') { /* bracket matching from a local position */
     uint32_t k = pos, d = 0;
     do {
-      if (k >= p->n) return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
-      uint8_t b = p->buf[p->idx[k]];
+      if (k >= p->hot.n) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
+      uint8_t b = p->hot.buf[p->hot.idx[k]];
       if (b == '[' || b == '{') {
-        if (depth + ++d > p->max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->idx[k]);
+        if (depth + ++d > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[k]);
       } else if (b == ']' || b == '}') {
         d--;
       }
       k++;
     } while (d);
-    *end = p->idx[k - 1] + 1;
+    *end = p->hot.idx[k - 1] + 1;
     return FJ_OK;
   }
   const uint8_t *e = s; /* number or literal: up to the next delimiter */
   while (e < limit && !fj__is_delimiter(*e))
     e++;
-  *end = (size_t)(e - p->buf);
+  *end = (size_t)(e - p->hot.buf);
   return FJ_OK;
 }
 
@@ -202,7 +202,7 @@ fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len) {
   fj_parser *p = v->parser;
   size_t end;
   if ((err = value_end(p, v->pos, fj__depth(v), &end))) return err;
-  *s = (const char *)p->buf + p->idx[v->pos];
-  *len = end - p->idx[v->pos];
+  *s = (const char *)p->hot.buf + p->hot.idx[v->pos];
+  *len = end - p->hot.idx[v->pos];
   return FJ_OK;
 }

@@ -201,10 +201,10 @@ fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc) {
 /* The first entry at which the brackets balance: 0 for a scalar root (or a
  * stray closing bracket, which the cursor reports), UINT32_MAX if never. */
 static uint32_t first_closed(const fj_parser *p) {
-  const uint32_t *idx = p->idx;
+  const uint32_t *idx = p->hot.idx;
   int32_t depth = 0;
-  for (uint32_t i = 0; i < p->n; i++) {
-    depth += fj__bracket_delta[p->buf[idx[i]]];
+  for (uint32_t i = 0; i < p->hot.n; i++) {
+    depth += fj__bracket_delta[p->hot.buf[idx[i]]];
     if (depth <= 0) return i;
   }
   return UINT32_MAX;
@@ -214,8 +214,8 @@ static uint32_t first_closed(const fj_parser *p) {
  * cursor would find this only when it gets there, but a truncated document
  * is to be reported as such when it is delivered. */
 static fj_error check_balance(fj_parser *p, uint32_t closed) {
-  if (closed == UINT32_MAX) return fj__fail(p, FJ_ERR_TRUNCATED, p->len);
-  if (closed + 1 < p->n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[closed + 1]);
+  if (closed == UINT32_MAX) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
+  if (closed + 1 < p->hot.n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[closed + 1]);
   return FJ_OK;
 }
 
@@ -224,7 +224,7 @@ static fj_error check_balance(fj_parser *p, uint32_t closed) {
  * passes the source), and advances s->entry past them. Returns their count;
  * *closed receives first_closed(), taken on the way. */
 static uint32_t take_entries(fj_stream *s, size_t a, size_t b, uint32_t *closed) {
-  uint32_t *idx = s->parser->idx;
+  uint32_t *idx = s->parser->hot.idx;
   const uint32_t base = (uint32_t)(a - s->batch_start), end = (uint32_t)(b - s->batch_start);
   uint32_t i = s->entry, k = 0, first = UINT32_MAX;
   int32_t depth = 0;
@@ -254,7 +254,7 @@ static fj_error parse_doc(fj_stream *s, size_t a, size_t b, uint32_t taken, fj_v
   if (s->batch_indexed && a >= s->batch_start && b <= s->batch_end) {
     uint32_t n = take_entries(s, a, b, closed);
     fj_error err = fj__parser_adopt(p, s->data + a, (uint32_t)(b - a), n, root);
-    if (p->n && p->idx[0] == 0) return err;
+    if (p->hot.n && p->hot.idx[0] == 0) return err;
     s->batch_indexed = false; /* the parse below overwrites the batch index */
   }
   fj_error err = fj_parser_parse(p, s->data + a, b - a, root);
@@ -266,7 +266,7 @@ static fj_error parse_doc(fj_stream *s, size_t a, size_t b, uint32_t taken, fj_v
  * whitespace, or it may have been cut short (RFC 7464 section 2.4). */
 static bool seq_truncated(const fj_stream *s, size_t b) {
   const fj_parser *p = s->parser;
-  uint8_t c = p->buf[p->idx[0]];
+  uint8_t c = p->hot.buf[p->hot.idx[0]];
   if (c == '[' || c == '{' || c == '"') return false;
   return b >= s->end || !fj__is_ws(s->data[b]);
 }
@@ -417,7 +417,7 @@ static void put_back(uint32_t *idx, uint32_t entry, uint32_t m, uint32_t base) {
  * index as it was (the caller searches). Kept out of line: inlined, its loop
  * loses its registers to the caller's. */
 static FJ_NOINLINE const uint8_t *take_line(fj_stream *s) {
-  uint32_t *idx = s->parser->idx;
+  uint32_t *idx = s->parser->hot.idx;
   const uint32_t e = s->entry, base = (uint32_t)(s->pos - s->batch_start);
   if (!s->batch_indexed || e >= s->batch_n || idx[e] != base) return NULL;
   const uint8_t *d = s->data + s->batch_start, *doc = d + base, *nl = NULL;

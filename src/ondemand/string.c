@@ -265,8 +265,8 @@ static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n
 }
 
 FJ_NOINLINE fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **out, size_t *len) {
-  const uint8_t *start = p->buf + p->idx[pos];
-  if (FJ_UNLIKELY(*start != '"')) return fj__fail(p, FJ_ERR_WRONG_TYPE, p->idx[pos]);
+  const uint8_t *start = p->hot.buf + p->hot.idx[pos];
+  if (FJ_UNLIKELY(*start != '"')) return fj__fail(p, FJ_ERR_WRONG_TYPE, p->hot.idx[pos]);
   const uint8_t *close = fj__string_close(p, pos);
   size_t n = (size_t)(close - start - 1);
   size_t first = find_backslash(p, start + 1, n);
@@ -277,28 +277,32 @@ FJ_NOINLINE fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **ou
   }
   /* the unescaped text is never longer than the raw text */
   uint8_t *dst = fj__arena_alloc(p, n);
-  if (!dst) return fj__fail(p, FJ_ERR_NOMEM, p->idx[pos]);
+  if (!dst) return fj__fail(p, FJ_ERR_NOMEM, p->hot.idx[pos]);
   const uint8_t *err_at;
   fj_error err = unescape_contents(p, start + 1, n, first, dst, len, &err_at);
-  if (err) return fj__fail(p, err, (size_t)(err_at - p->buf));
+  if (err) return fj__fail(p, err, (size_t)(err_at - p->hot.buf));
   *out = (const char *)dst;
   return FJ_OK;
 }
 
 fj_error fj__check_string(fj_parser *p, uint32_t pos) {
-  const uint8_t *start = p->buf + p->idx[pos];
+  const uint8_t *start = p->hot.buf + p->hot.idx[pos];
   size_t n = (size_t)(fj__string_close(p, pos) - start - 1), first, len;
   if ((first = find_backslash(p, start + 1, n)) == n) return FJ_OK;
   const uint8_t *err_at;
   fj_error err = unescape_contents(p, start + 1, n, first, NULL, &len, &err_at);
-  return err ? fj__fail(p, err, (size_t)(err_at - p->buf)) : FJ_OK;
+  return err ? fj__fail(p, err, (size_t)(err_at - p->hot.buf)) : FJ_OK;
 }
 
-fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len) {
+fj_error(fj_value_get_string)(const fj_value *v, const char **s, size_t *len) {
   fj_error err = fj__check_value(v);
-  if (err) return err;
-  if (!s || !len) return FJ_ERR_INVALID_ARG;
-  return fj__string_at(v->parser, v->pos, s, len);
+  if (!s || !len) return err ? err : FJ_ERR_INVALID_ARG;
+  if (!err) err = fj__string_at(v->parser, v->pos, s, len);
+  if (err) { /* nothing half-written for a caller who ignores the error */
+    *s = NULL;
+    *len = 0;
+  }
+  return err;
 }
 
 fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *len) {
@@ -329,11 +333,11 @@ fj_error fj__key_equals_escaped(fj_parser *p, const uint8_t *raw, size_t raw_len
   }
   fj__arena_mark mark = fj__arena_save(p);
   uint8_t *dst = fj__arena_alloc(p, raw_len);
-  if (!dst) return fj__fail(p, FJ_ERR_NOMEM, (size_t)(raw - 1 - p->buf));
+  if (!dst) return fj__fail(p, FJ_ERR_NOMEM, (size_t)(raw - 1 - p->hot.buf));
   size_t n;
   const uint8_t *err_at;
   fj_error err = unescape_contents(p, raw, raw_len, first, dst, &n, &err_at);
   if (!err) *equal = n == key_len && memcmp(dst, key, n) == 0;
   fj__arena_restore(p, mark);
-  return err ? fj__fail(p, err, (size_t)(err_at - p->buf)) : FJ_OK;
+  return err ? fj__fail(p, err, (size_t)(err_at - p->hot.buf)) : FJ_OK;
 }

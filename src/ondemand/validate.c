@@ -8,7 +8,7 @@ enum { IN_ARRAY = 1, IN_OBJECT = 2 };
 /* Checks the scalar at structural pos: string escapes, number grammar,
  * literal spelling, and that numbers and literals end at a delimiter. */
 fj_error fj__check_scalar(fj_parser *p, uint32_t pos) {
-  const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
+  const uint8_t *s = p->hot.buf + p->hot.idx[pos], *end = p->hot.buf + p->hot.len;
   size_t n = 0;
   if (*s == '"') return fj__check_string(p, pos);
   fj_error err = FJ_OK;
@@ -18,16 +18,16 @@ fj_error fj__check_scalar(fj_parser *p, uint32_t pos) {
   } else {
     static const char *const words[] = {"true", "false", "null"};
     const char *w = *s == 't' ? words[0] : *s == 'f' ? words[1] : *s == 'n' ? words[2] : NULL;
-    if (!w) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->idx[pos]);
+    if (!w) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->hot.idx[pos]);
     while (w[n] && s + n < end && s[n] == (uint8_t)w[n])
       n++;
-    if (w[n]) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->idx[pos]);
+    if (w[n]) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[pos]);
   }
-  if (err) return fj__fail(p, err, p->idx[pos] + n);
+  if (err) return fj__fail(p, err, p->hot.idx[pos] + n);
   if (s + n < end && !fj__is_delimiter(s[n]))
     return fj__fail(p,
                     *s == '-' || (*s >= '0' && *s <= '9') ? FJ_ERR_BAD_NUMBER : FJ_ERR_BAD_LITERAL,
-                    p->idx[pos] + n);
+                    p->hot.idx[pos] + n);
   return FJ_OK;
 }
 
@@ -82,7 +82,7 @@ static inline bool plain_number_ok(const uint8_t *s, const uint8_t *end, const u
  * string without a backslash (about half of all structurals in typical
  * documents), a well-formed literal, a number without an exponent. */
 static inline FJ_ALWAYS_INLINE fj_error check_scalar(fj_parser *p, uint32_t pos) {
-  const uint8_t *s = p->buf + p->idx[pos], *end = p->buf + p->len;
+  const uint8_t *s = p->hot.buf + p->hot.idx[pos], *end = p->hot.buf + p->hot.len;
   /* tests, strings first, not a switch: its jump table is one indirect
    * branch for every kind of scalar, which predicted worse (and moved
    * with the code's layout): validate twitter 144 -> 131 us, update-center
@@ -105,7 +105,7 @@ static inline FJ_ALWAYS_INLINE fj_error check_scalar(fj_parser *p, uint32_t pos)
 }
 
 static fj_error fail_at(fj_parser *p, fj_error e, uint32_t pos) {
-  return fj__fail(p, pos >= p->n ? FJ_ERR_TRUNCATED : e, fj__offset(p, pos));
+  return fj__fail(p, pos >= p->hot.n ? FJ_ERR_TRUNCATED : e, fj__offset(p, pos));
 }
 
 fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
@@ -116,15 +116,15 @@ fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
 }
 
 fj_error fj__validate_document(fj_parser *p) {
-  uint64_t *kind = p->open; /* reused as the container stack */
+  uint64_t *kind = p->hot.open; /* reused as the container stack */
   uint32_t pos = 0, depth = 0;
   fj_error result = FJ_OK;
   for (;;) {
     /* a value is due at pos */
     uint8_t c = fj__char(p, pos);
     if (c == '[' || c == '{') {
-      if (++depth > p->max_depth) {
-        result = fj__fail(p, FJ_ERR_DEPTH, p->idx[pos]);
+      if (++depth > p->hot.max_depth) {
+        result = fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
         break;
       }
       kind[depth] = c == '[' ? IN_ARRAY : IN_OBJECT;
@@ -137,7 +137,7 @@ fj_error fj__validate_document(fj_parser *p) {
       } else {
         goto key;
       }
-    } else if (pos >= p->n) {
+    } else if (pos >= p->hot.n) {
       result = fail_at(p, FJ_ERR_EXPECTED_VALUE, pos);
       break;
     } else {
@@ -147,7 +147,7 @@ fj_error fj__validate_document(fj_parser *p) {
     /* after a value: close containers, or find the next value */
     for (;;) {
       if (depth == 0) {
-        if (pos != p->n) result = fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->idx[pos]);
+        if (pos != p->hot.n) result = fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[pos]);
         goto done;
       }
       c = fj__char(p, pos);
@@ -179,7 +179,7 @@ fj_error fj__validate_document(fj_parser *p) {
 done:
   /* the stack was overwritten: start over at the root if read again (deeper
    * handles then fail their depth check) */
-  p->pos = p->depth = 0;
-  p->open[0] = p->cur = p->doc;
+  p->hot.pos = p->hot.depth = 0;
+  p->hot.open[0] = p->hot.cur = p->doc;
   return result;
 }

@@ -38,7 +38,15 @@ typedef struct fj__stage1_result {
    * its own contents and stage 2 need not search them for escapes. */
   bool backslashes;
   size_t err_offset; /* where the error is, when one is returned */
+  /* In: NULL, or FJ_BS_WORDS(len) zeroed words, in which stage 1 then sets
+   * bit k (bit k % 64 of word k / 64) when the 64 bytes from offset 64 * k
+   * hold a backslash: stage 2 then searches only strings in those blocks
+   * for escapes. */
+  uint64_t *bs_blocks;
 } fj__stage1_result;
+
+/* Words of fj__stage1_result.bs_blocks for an input of len bytes. */
+#define FJ_BS_WORDS(len) (((len) + 4095u) / 4096u)
 
 /* Writes the index of `len` bytes at `buf` into `idx`, res->n entries.
  * Returns FJ_OK or FJ_ERR_UTF8 / FJ_ERR_UNCLOSED_STRING / FJ_ERR_CONTROL_CHAR /

@@ -38,10 +38,10 @@ static bool is_ws(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c ==
 /* The token at structural i: from its offset to the next structural, minus
  * trailing whitespace. */
 static void token(const fj_parser *p, uint32_t i, const uint8_t **s, size_t *n) {
-  size_t start = p->idx[i], end = fj__offset(p, i + 1);
-  while (end > start + 1 && is_ws(p->buf[end - 1]))
+  size_t start = p->hot.idx[i], end = fj__offset(p, i + 1);
+  while (end > start + 1 && is_ws(p->hot.buf[end - 1]))
     end--;
-  *s = p->buf + start;
+  *s = p->hot.buf + start;
   *n = end - start;
 }
 
@@ -106,9 +106,9 @@ fj_error fj_minify(fj_parser *p, const void *json, size_t len, fj_sink sink) {
   if (!p || !sink.write) return FJ_ERR_INVALID_ARG;
   fj_error err = fj_parser_validate(p, json, len);
   if (err) return err;
-  const uint8_t *buf = p->buf;
-  const uint32_t *idx = p->idx;
-  uint32_t n = p->n;
+  const uint8_t *buf = p->hot.buf;
+  const uint32_t *idx = p->hot.idx;
+  uint32_t n = p->hot.n;
   min_out m = {NULL, NULL, NULL, sink, FJ_OK};
   uint8_t own[FJ_MINIFY_WINDOW + 32];
   fj_buffer *gb = NULL;
@@ -188,8 +188,8 @@ fj_error fj_pretty(fj_parser *p, const void *json, size_t len, const fj_pretty_o
   if (err) return err;
   out_buf o = {sink, FJ_OK, 0, {0}};
   uint32_t depth = 0;
-  for (uint32_t i = 0; i < p->n && !o.err; i++) {
-    uint8_t c = p->buf[p->idx[i]];
+  for (uint32_t i = 0; i < p->hot.n && !o.err; i++) {
+    uint8_t c = p->hot.buf[p->hot.idx[i]];
     switch (c) {
     case '[':
     case '{': {
