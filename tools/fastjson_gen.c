@@ -1631,37 +1631,13 @@ static void emit_equal(sbuf *c, const type *t) {
   if (t->kind == T_RECORD) return; /* the library's, from the record's tables (header) */
   out(c, "FJ_GEN_NOINLINE bool fj_equal_%s(const %s *a, const %s *b) {\n", t->name, t->name,
       t->name);
-  if (t->kind == T_RECORD) {
-    /* the library compares has-flags, scalars and NULL pointers (the member
-     * table); what comes back is a custom member to compare here */
-    size_t ncustom = 0;
-    for (size_t i = 0; i < t->nfields; i++)
-      ncustom += member_kind(t->fields[i].t) == NULL;
-    if (!ncustom) {
-      out(c, "  return fj_members_equal(&%s_record, a, b, 0) == FJ_MEMBERS_EQUAL;\n}\n\n", t->name);
-      return;
-    }
-    out(c, "  int f = -1;\n");
-    out(c, "  while ((f = fj_members_equal(&%s_record, a, b, f + 1)) >= 0) {\n", t->name);
-    out(c, "    switch (f) {\n");
-    for (size_t i = 0; i < t->nfields; i++) {
-      const field *f = &t->fields[i];
-      if (member_kind(f->t)) continue;
-      char *x = fmt("a->%s", f->cname), *y = fmt("b->%s", f->cname);
-      /* pointers reach here non-NULL */
-      out(c, "    case %zu:\n      if (!(%s)) return false;\n      break;\n", i,
-          f->pointer ? fmt("fj_equal_%s(%s, %s)", f->t->name, x, y) : eq_expr(f->t, x, y, false));
-    }
-    out(c, "    }\n  }\n  return f == FJ_MEMBERS_EQUAL;\n}\n\n");
-  } else {
-    out(c, "  if (a->kind != b->kind) return false;\n  switch (a->kind) {\n");
-    for (size_t i = 0; i < t->nvariants; i++) {
-      const variant *v = &t->variants[i];
-      out(c, "  case %s_%s: return %s;\n", t->name, v->cname,
-          eq_expr(v->t, fmt("a->as.%s", v->cname), fmt("b->as.%s", v->cname), v->pointer));
-    }
-    out(c, "  }\n  return false;\n}\n\n");
+  out(c, "  if (a->kind != b->kind) return false;\n  switch (a->kind) {\n");
+  for (size_t i = 0; i < t->nvariants; i++) {
+    const variant *v = &t->variants[i];
+    out(c, "  case %s_%s: return %s;\n", t->name, v->cname,
+        eq_expr(v->t, fmt("a->as.%s", v->cname), fmt("b->as.%s", v->cname), v->pointer));
   }
+  out(c, "  }\n  return false;\n}\n\n");
 }
 
 /* ---- the C file ------------------------------------------------------------------- */
