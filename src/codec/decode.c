@@ -195,7 +195,7 @@ static fj_error number_error(fj_decoder *d, const fj_value *v, fj_error e, const
 }
 
 /* The text of the number at v, when v is a current handle to one. */
-static inline const uint8_t *number_text(const fj_value *v) {
+static inline FJ_ALWAYS_INLINE const uint8_t *number_text(const fj_value *v) {
   if (FJ_UNLIKELY(fj__check_value(v) != FJ_OK)) return NULL;
   uint8_t c = fj__char(v->parser, v->pos);
   if (c != '-' && (unsigned)(c - '0') > 9u) return NULL;
@@ -203,14 +203,14 @@ static inline const uint8_t *number_text(const fj_value *v) {
 }
 
 /* Whether a number's text of `len` bytes at s ends where a number may end. */
-static inline bool number_ends(const fj_parser *p, const uint8_t *s, size_t len) {
+static inline FJ_ALWAYS_INLINE bool number_ends(const fj_parser *p, const uint8_t *s, size_t len) {
   return s + len == p->hot.buf + p->hot.len || fj__is_delimiter(s[len]);
 }
 
 /* Fast paths of the typed reads: the number parsers once, straight from the
  * text; anything unusual (another type, an error) takes the public getter,
  * which describes it exactly as before. */
-static inline bool fast_int64(const fj_value *v, int64_t *out) {
+static inline FJ_ALWAYS_INLINE bool fast_int64(const fj_value *v, int64_t *out) {
   const uint8_t *s = number_text(v);
   if (FJ_UNLIKELY(!s)) return false;
   uint64_t m;
@@ -229,14 +229,16 @@ static inline bool fast_int64(const fj_value *v, int64_t *out) {
   return true;
 }
 
-static inline fj_error decode_int64(fj_decoder *d, const fj_value *v, int64_t *out) {
+static inline FJ_ALWAYS_INLINE fj_error decode_int64(fj_decoder *d, const fj_value *v,
+                                                     int64_t *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   if (FJ_LIKELY(fast_int64(v, out))) return FJ_OK;
   fj_error e = fj_value_get_int64(v, out);
   return e ? number_error(d, v, e, "int64") : FJ_OK;
 }
 
-static inline fj_error decode_int32(fj_decoder *d, const fj_value *v, int32_t *out) {
+static inline FJ_ALWAYS_INLINE fj_error decode_int32(fj_decoder *d, const fj_value *v,
+                                                     int32_t *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   int64_t x;
   if (FJ_LIKELY(fast_int64(v, &x)) && x >= INT32_MIN && x <= INT32_MAX) {
@@ -250,7 +252,8 @@ static inline fj_error decode_int32(fj_decoder *d, const fj_value *v, int32_t *o
   return FJ_OK;
 }
 
-static inline fj_error decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out) {
+static inline FJ_ALWAYS_INLINE fj_error decode_uint64(fj_decoder *d, const fj_value *v,
+                                                      uint64_t *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   uint64_t m;
@@ -266,7 +269,8 @@ static inline fj_error decode_uint64(fj_decoder *d, const fj_value *v, uint64_t 
   return e ? number_error(d, v, e, "uint64") : FJ_OK;
 }
 
-static inline fj_error decode_double(fj_decoder *d, const fj_value *v, double *out) {
+static inline FJ_ALWAYS_INLINE fj_error decode_double(fj_decoder *d, const fj_value *v,
+                                                      double *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
@@ -278,7 +282,7 @@ static inline fj_error decode_double(fj_decoder *d, const fj_value *v, double *o
   return e ? number_error(d, v, e, "number") : FJ_OK;
 }
 
-static inline fj_error decode_bool(fj_decoder *d, const fj_value *v, bool *out) {
+static inline FJ_ALWAYS_INLINE fj_error decode_bool(fj_decoder *d, const fj_value *v, bool *out) {
   fj_error e = fj_value_get_bool(v, out);
   if (e == FJ_ERR_WRONG_TYPE) return wrong_type(d, v, "boolean");
   return describe(d, e);
@@ -306,7 +310,7 @@ static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, siz
 /* The common string has no escapes: its raw bytes are its value. True with
  * them in *s, *n; false for anything else (escapes, another type, a bad
  * handle), which the public getter then reads or describes. */
-static inline bool raw_string(const fj_value *v, const char **s, size_t *n) {
+static inline FJ_ALWAYS_INLINE bool raw_string(const fj_value *v, const char **s, size_t *n) {
   if (FJ_UNLIKELY(fj__check_value(v) != FJ_OK) || fj__char(v->parser, v->pos) != '"') return false;
   const fj_parser *p = v->parser;
   const uint8_t *start = p->hot.buf + p->hot.idx[v->pos];
@@ -317,7 +321,8 @@ static inline bool raw_string(const fj_value *v, const char **s, size_t *n) {
   return true;
 }
 
-static inline fj_error decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
+static inline FJ_ALWAYS_INLINE fj_error decode_string(fj_decoder *d, const fj_value *v,
+                                                      fj_str *out) {
   const char *s;
   size_t n;
   if (FJ_LIKELY(raw_string(v, &s, &n))) return copy_string(d, v, s, n, out);
