@@ -220,6 +220,14 @@ static const uint8_t *key_lens(write_ctx *c, const fj_record_desc *desc) {
 static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *desc,
                              const char *base, const uint8_t *lens);
 
+/* strlen() in line for the common short name: a call to the library's
+ * costs more than counting a few bytes (write_struct abc: 26 1-byte keys). */
+static inline size_t name_len(const char *s) {
+  for (size_t n = 0; n < 16; n++)
+    if (!s[n]) return n;
+  return 16 + strlen(s + 16);
+}
+
 static fj_error write_one(write_ctx *c, fj_writer *w, const fj_field_desc *f, fj_field_type t,
                           const char *src) {
   switch (t) {
@@ -299,7 +307,7 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
                    : f->has_offset == FJ_NO_HAS_FLAG ? true
                                                      : *(const bool *)(base + f->has_offset);
     if (!present && !(f->flags & FJ_FIELD_REQUIRED)) continue;
-    size_t n = lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i] : strlen(f->name);
+    size_t n = lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i] : name_len(f->name);
     if (present && (e = write_member(w, f, n, src)) != FJ_END) continue;
     if ((e = fj_writer_keyn(w, f->name, n))) break;
     e = present ? write_one(c, w, f, f->type, src) : fj_writer_null(w);
