@@ -586,6 +586,47 @@ static void test_decode_bad_arguments(void **state) {
   fj_parser_free(p);
 }
 
+/* NULL where the generated functions want a struct, an arena, or array
+ * items: refused (FJ_ERR_INVALID_ARG), never dereferenced. */
+static void test_generated_null_arguments(void **state) {
+  (void)state;
+  fj_arena a = {0};
+  fj_decode_error err;
+  const char *json = "{\"id\": 1, \"status\": \"sent\", \"meta\": {\"author\": \"x\", "
+                     "\"created\": 2, \"tags\": []}, \"items\": []}";
+  Document doc;
+  EXPECT(fj_read_Document(NULL, json, strlen(json), &a, 0, NULL, &err), FJ_ERR_INVALID_ARG);
+  assert_string_equal(err.message, "(root) at byte 0: no struct to read into");
+  EXPECT(fj_read_Document(NULL, json, strlen(json), NULL, 0, &doc, &err), FJ_ERR_INVALID_ARG);
+  OK(fj_read_Document(NULL, json, strlen(json), &a, 0, &doc, &err));
+  json = "{\"type\": \"num\", \"value\": 1}";
+  EXPECT(fj_read_Expr(NULL, json, strlen(json), &a, 0, NULL, &err), FJ_ERR_INVALID_ARG);
+
+  fj_buffer b = {0};
+  fj_writer *w;
+  OK(fj_writer_new(&w, NULL, fj_sink_buffer(&b)));
+  EXPECT(fj_write_Document(w, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_write_Expr(w, NULL), FJ_ERR_INVALID_ARG);
+  assert_true(fj_equal_Document(NULL, NULL));
+  assert_false(fj_equal_Document(&doc, NULL));
+  assert_false(fj_equal_Expr(NULL, &(Expr){0}));
+  Document broken = doc; /* items claimed but not there */
+  broken.items.items = NULL;
+  broken.items.count = 2;
+  EXPECT(fj_write_Document(w, &broken), FJ_ERR_INVALID_ARG);
+  assert_false(fj_equal_Document(&doc, &broken));
+  broken.meta.tags.items = NULL;
+  broken.meta.tags.count = 1;
+  broken.items = doc.items;
+  fj_writer_free(w);
+  OK(fj_writer_new(&w, NULL, fj_sink_buffer(&b)));
+  EXPECT(fj_write_Document(w, &broken), FJ_ERR_INVALID_ARG);
+  assert_false(fj_equal_Document(&broken, &doc));
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+  fj_arena_free(&a);
+}
+
 /* The arena takes its blocks from the caller's allocator and returns them all;
  * a reset keeps one block for reuse. */
 static void test_arena(void **state) {
@@ -852,6 +893,7 @@ int main(void) {
       cmocka_unit_test(test_million_brackets),
       cmocka_unit_test(test_arena),
       cmocka_unit_test(test_decode_bad_arguments),
+      cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_descriptors_match_generated),

@@ -947,6 +947,7 @@ static void emit_header(sbuf *h, const char *guard) {
     if (t->kind == T_RECORD || t->shape == SHAPE_NESTED)
       out(h,
           "static inline fj_error fj_write_%s(fj_writer *w, const %s *in) {\n"
+          "  if (!in) return FJ_ERR_INVALID_ARG;\n"
           "  fj_error e = fj_writer_begin_object(w);\n"
           "  return e ? e : fj__write_%s_rest(w, in);\n}\n",
           T, T, T);
@@ -1312,6 +1313,8 @@ static void emit_union_reader(sbuf *c, const type *t) {
   out(c, "  return -1;\n}\n\n");
 
   out(c, "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out) {\n", T, T);
+  out(c,
+      "  if (!out) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, \"no struct to read into\");\n");
   out(c, "  fj_object o;\n  fj_value key, val;\n  const char *k;\n  size_t n;\n");
   out(c, "  fj_error e = fj_decode_object(d, v, &o, \"object (%s)\");\n  if (e) return e;\n", T);
   char *tag = c_string(t->tag ? t->tag : "", t->tag ? t->tag_len : 0);
@@ -1447,11 +1450,13 @@ static void emit_helper_writers(sbuf *c, const type *t) {
   } else if (t->kind == T_ARRAY) {
     out(c, "static fj_error write_%s_rest(fj_writer *w, %s v) {\n  fj_error e = FJ_OK;\n", t->name,
         t->name);
+    out(c, "  if (v.count && !v.items) return FJ_ERR_INVALID_ARG;\n");
     out(c, "  for (size_t i = 0; !e && i < v.count; i++)\n    e = %s;\n",
         write_call(t->elem, "v.items[i]", false));
     out(c, "  return e ? e : fj_writer_end_array(w);\n}\n\n");
   } else if (t->kind == T_MAP) {
     out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
+    out(c, "  if (v.count && (!v.keys || !v.values)) return FJ_ERR_INVALID_ARG;\n");
     out(c, "  fj_error e = fj_writer_begin_object(w);\n");
     out(c, "  for (size_t i = 0; !e && i < v.count; i++) {\n");
     out(c, "    e = fj_writer_keyn(w, v.keys[i].data, v.keys[i].len);\n");
@@ -1562,7 +1567,7 @@ static void emit_union_writer(sbuf *c, const type *t) {
   bool nested = t->shape == SHAPE_NESTED;
   if (!nested) { /* a nested one's is inline in the header */
     out(c, "fj_error fj_write_%s(fj_writer *w, const %s *in) {\n", t->name, t->name);
-    out(c, "  switch (in->kind) {\n");
+    out(c, "  if (!in) return FJ_ERR_INVALID_ARG;\n  switch (in->kind) {\n");
     for (size_t i = 0; i < t->nvariants; i++) {
       const variant *vr = &t->variants[i];
       out(c, "  case %s_%s: return %s;\n", t->name, vr->cname,
@@ -1619,6 +1624,11 @@ static char *eq_expr(const type *t, const char *a, const char *b, bool pointer) 
 static void emit_container_equal(sbuf *c, const type *t) {
   out(c, "static bool equal_%s(const %s *a, const %s *b) {\n", t->name, t->name, t->name);
   out(c, "  if (a->count != b->count) return false;\n");
+  if (t->kind == T_MAP)
+    out(c, "  if (a->count && (!a->keys || !b->keys || !a->values || !b->values))\n"
+           "    return a->keys == b->keys && a->values == b->values;\n");
+  else
+    out(c, "  if (a->count && (!a->items || !b->items)) return a->items == b->items;\n");
   out(c, "  for (size_t i = 0; i < a->count; i++) {\n");
   if (t->kind == T_MAP) g_need_str_equal = true;
   if (t->kind == T_MAP) out(c, "    if (!str_equal(a->keys[i], b->keys[i])) return false;\n");
@@ -1631,7 +1641,8 @@ static void emit_equal(sbuf *c, const type *t) {
   if (t->kind == T_RECORD) return; /* the library's, from the record's tables (header) */
   out(c, "FJ_GEN_NOINLINE bool fj_equal_%s(const %s *a, const %s *b) {\n", t->name, t->name,
       t->name);
-  out(c, "  if (a->kind != b->kind) return false;\n  switch (a->kind) {\n");
+  out(c, "  if (a == b) return true;\n  if (!a || !b || a->kind != b->kind) return false;\n");
+  out(c, "  switch (a->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *v = &t->variants[i];
     out(c, "  case %s_%s: return %s;\n", t->name, v->cname,

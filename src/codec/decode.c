@@ -111,6 +111,10 @@ fj_error fj_decode_begin(fj_decode_doc *doc, fj_parser *parser, const void *json
   if (!err) err = &doc->scratch;
   doc->own = NULL;
   memset(&doc->root, 0, sizeof doc->root);
+  if (!arena) { /* everything read goes there */
+    fj_decoder_init(&doc->d, NULL, arena, flags, err);
+    return fj_decode_fail(&doc->d, FJ_ERR_INVALID_ARG, 0, "no arena to read into");
+  }
   if (!parser) {
     fj_parser_options opts = {0};
     if (arena && arena->alloc.malloc) opts.allocator = &arena->alloc;
@@ -821,6 +825,7 @@ static fj_error read_fields(fj_decoder *d, fj_object *o, const fj_decode_record 
 
 fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_decode_record *r,
                                  void *out) {
+  if (FJ_UNLIKELY(!out)) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "no struct to read into");
   uint64_t seen[4];
   if (FJ_LIKELY(r->nfields <= 256)) return read_fields(d, o, r, out, seen);
   uint64_t *many = fj_arena_alloc(d->arena, (r->nfields + 63) / 64 * sizeof *many);
@@ -831,6 +836,7 @@ fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_decode_re
 
 fj_error fj_decode_record_value(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
                                 void *out) {
+  if (FJ_UNLIKELY(!out)) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "no struct to read into");
   fj_object o;
   fj_error e = fj_decode_object(d, v, &o, r->what);
   return e ? e : fj_decode_record_fields(d, &o, r, out);

@@ -166,6 +166,7 @@ static fj_error read_record(fj_decoder *d, fj_object *o, const fj_record_desc *r
 
 fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_record_desc *desc,
                             void *out) {
+  if (!desc || !out) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "no table or no struct");
   return read_object_value(d, v, desc, out);
 }
 
@@ -177,7 +178,7 @@ typedef struct desc_target {
 
 static fj_error read_root(fj_decoder *d, const fj_value *v, void *target) {
   desc_target *t = target;
-  return read_object_value(d, v, t->desc, t->out);
+  return fj_desc_read_value(d, v, t->desc, t->out);
 }
 
 fj_error fj_desc_read(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
@@ -250,6 +251,7 @@ static fj_error write_one(write_ctx *c, fj_writer *w, const fj_field_desc *f, fj
     return write_record(c, w, f->record, *(const char *const *)src, key_lens(c, f->record));
   case FJ_FIELD_ARRAY: {
     const any_array *a = (const any_array *)src;
+    if (a->count && !a->items) return FJ_ERR_INVALID_ARG;
     fj_error e = fj_writer_begin_array(w);
     /* the common element types without the switch per element */
     if (f->elem == FJ_FIELD_STRING) {
@@ -316,6 +318,7 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
 }
 
 fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in) {
+  if (!desc || !in) return FJ_ERR_INVALID_ARG;
   write_ctx c;
   c.n = 0;
   return write_record(&c, w, desc, in, NULL);

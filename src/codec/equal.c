@@ -16,6 +16,7 @@ static bool arrays_equal(const fj_decode_member *m, const char *a, const char *b
   } array;
   const array *x = (const array *)a, *y = (const array *)b;
   if (x->count != y->count) return false;
+  if (x->count && (!x->items || !y->items)) return x->items == y->items;
   const fj_member_kind k = (fj_member_kind)m->elem;
   size_t size = 0;
   switch (k) {
@@ -57,6 +58,8 @@ static bool values_equal(fj_member_kind k, const fj_decode_member *m, const char
 }
 
 bool fj_decode_record_equal(const fj_decode_record *r, const void *a, const void *b) {
+  if (a == b) return true;
+  if (!a || !b) return false;
   const char *x = a, *y = b;
   for (uint32_t f = 0; f < r->nfields; f++) {
     const fj_decode_member *m = &r->members[f];
