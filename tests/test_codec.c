@@ -365,6 +365,14 @@ static void test_policy_errors(void **state) {
                       "/counts/x~1y at byte 29: expected int32, got string");
   assert_string_equal(policy("{\"qty\": 1, \"matrix\": [[1], [2, 3e0]]}", 0, NULL, &a),
                       "/matrix/1/1 at byte 31: 3e0 is not an integer (int32)");
+  /* input text in messages is escaped as in JSON: no quote, line break, NUL
+   * or control code of the input reaches the message or the path */
+  assert_string_equal(
+      policy("{\"qty\": 1, \"color\": \"a\\\"b\\nc\\u001b[31m\"}", 0, NULL, &a),
+      "/color at byte 20: \"a\\\"b\\u000ac\\u001b[31m\" is not a value of Policy_color");
+  assert_string_equal(
+      policy("{\"qty\": 1, \"k\\u0000\\\\\": 1}", FJ_DECODE_UNKNOWN_FIELDS_ERROR, NULL, &a),
+      "/k\\u0000\\ at byte 11: unknown field \"k\\u0000\\\\\"");
   /* syntax errors keep the parser's offset */
   assert_string_equal(
       policy("{\"qty\": 1,", 0, NULL, &a),

@@ -65,15 +65,46 @@ static void prepend(fj_decoder *d, const char *s, size_t len) {
   memcpy(d->err->path + d->path_at, s, len);
 }
 
+/* Input text for a message: at most 64 bytes of s (cut at a UTF-8 code point
+ * boundary), with '"', '\\' and control characters escaped as in JSON, so
+ * that no text from the input can end the quotes, the line or the string
+ * (a NUL) or reach a terminal as control codes. `out` has room for 6 * 64 + 1
+ * bytes; returns it. */
+#define QUOTED_MAX (6 * 64 + 1)
+static const char *quoted(char *out, const char *s, size_t n) {
+  if (n > 64) {
+    n = 64;
+    while (n && ((unsigned char)s[n] & 0xC0) == 0x80) /* s[n] continues a code point */
+      n--;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') {
+      out[k++] = '\\';
+      out[k++] = (char)c;
+    } else if (c < 0x20 || c == 0x7F) {
+      k += (size_t)snprintf(out + k, 7, "\\u%04x", c);
+    } else {
+      out[k++] = (char)c;
+    }
+  }
+  out[k] = '\0';
+  return out;
+}
+
 fj_error fj_decode_path_key(fj_decoder *d, const char *key, size_t len, fj_error e) {
   describe(d, e);
   char seg[FJ_DECODE_PATH_MAX];
   size_t n = 0;
   seg[n++] = '/';
-  for (size_t i = 0; i < len && n + 2 < sizeof seg; i++) { /* RFC 6901: ~ → ~0, / → ~1 */
+  for (size_t i = 0; i < len && n + 7 < sizeof seg; i++) { /* RFC 6901: ~ → ~0, / → ~1 */
+    unsigned char c = (unsigned char)key[i];
     if (key[i] == '~' || key[i] == '/') {
       seg[n++] = '~';
       seg[n++] = key[i] == '~' ? '0' : '1';
+    } else if (c < 0x20 || c == 0x7F) { /* as in JSON: a NUL would end the path */
+      n += (size_t)snprintf(seg + n, 7, "\\u%04x", c);
     } else {
       seg[n++] = key[i];
     }
@@ -445,8 +476,9 @@ fj_error fj_decode_unknown(fj_decoder *d, const fj_value *key) {
   size_t n;
   fj_error e = fj_decode_key(d, key, &s, &n);
   if (e) return e;
-  e = fj_decode_fail(d, FJ_ERR_NO_SUCH_FIELD, fj_value_offset(key), "unknown field \"%.*s\"",
-                     (int)(n > 64 ? 64 : n), s);
+  char q[QUOTED_MAX];
+  e = fj_decode_fail(d, FJ_ERR_NO_SUCH_FIELD, fj_value_offset(key), "unknown field \"%s\"",
+                     quoted(q, s, n));
   return fj_decode_path_key(d, s, n, e);
 }
 
@@ -469,8 +501,9 @@ fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char *type) 
   size_t n;
   fj_error e = fj_decode_string_view(d, v, &s, &n);
   if (e) return e;
-  return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, fj_value_offset(v), "\"%.*s\" is not a value of %s",
-                        (int)(n > 64 ? 64 : n), s, type);
+  char q[QUOTED_MAX];
+  return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, fj_value_offset(v), "\"%s\" is not a value of %s",
+                        quoted(q, s, n), type);
 }
 
 /* ---- records: table-driven key dispatch --------------------------------------
@@ -674,9 +707,9 @@ static fj_error read_choice(fj_decoder *d, const fj_value *v, const fj_decode_st
       return FJ_OK;
     }
   if (c->type_name) return fj_decode_bad_enum(d, v, c->type_name);
+  char q[QUOTED_MAX];
   return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, fj_value_offset(v),
-                        "\"%.*s\" is not the constant \"%s\"", (int)(n > 64 ? 64 : n), s,
-                        c->values[0]);
+                        "\"%s\" is not the constant \"%s\"", quoted(q, s, n), c->values[0]);
 }
 
 /* ---- records from their tables ----------------------------------------------
