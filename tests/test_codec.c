@@ -873,6 +873,9 @@ static void test_generator_errors(void **state) {
       /* the root's own type must be a struct for "#" to name it (was broken C) */
       {"{\"type\": \"array\", \"items\": {\"$ref\": \"#\"}}",
        "/items/$ref: \"$ref\": \"#\" needs a root that is an object or a oneOf"},
+      /* a root that is no struct would get no reader at all (was silent) */
+      {"{\"type\": \"array\", \"items\": {\"type\": \"string\"}}",
+       "/: the root must be an object or a oneOf"},
       {"{\"$ref\": \"#/$defs/A\", \"$defs\": {\"A\": {\"type\": \"object\", "
        "\"properties\": {\"a\": {\"$ref\": \"#\"}}}}}",
        "/$defs/A/properties/a/$ref: \"$ref\": \"#\" needs a root"}};

@@ -1783,10 +1783,9 @@ static void emit_source(sbuf *c, const char *header_name) {
 
 /* ---- main ------------------------------------------------------------------------- */
 
-static void usage(void) {
-  fprintf(stderr,
-          "usage: fastjson-gen SCHEMA.json OUT_BASE   (writes OUT_BASE.h and OUT_BASE.c)\n");
-  exit(2);
+static void usage(FILE *to, int status) {
+  fprintf(to, "usage: fastjson-gen SCHEMA.json OUT_BASE   (writes OUT_BASE.h and OUT_BASE.c)\n");
+  exit(status);
 }
 
 static char *read_file(const char *path, size_t *len) {
@@ -1885,6 +1884,11 @@ static void parse_document(const char *schema_path) {
     if (g_root_ref && (r != g_root_type || (r->kind != T_RECORD && r->kind != T_UNION)))
       die(g_root_ref, "\"$ref\": \"#\" needs a root that is an object or a oneOf "
                       "(make the recursive type a $defs entry)");
+    /* readers are made for objects and unions: anything else would give
+     * no function for the root, silently */
+    if (r->kind != T_RECORD && r->kind != T_UNION)
+      die("", "the root must be an object or a oneOf (put an array or a scalar in a property, "
+              "or leave the root to $defs)");
   } else {
     check_keywords(g_root, "", true);
   }
@@ -1896,7 +1900,8 @@ static void parse_document(const char *schema_path) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 || argv[1][0] == '-') usage();
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) usage(stdout, 0);
+  if (argc != 3 || argv[1][0] == '-') usage(stderr, 2);
   g_schema_path = argv[1];
   parse_document(argv[1]);
   if (g_ntypes > 1024) die("", "more than 1024 types");
