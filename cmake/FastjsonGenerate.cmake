@@ -5,7 +5,9 @@
 # runs fastjson-gen on the schema at build time, adds <base>.c (and .h) to the
 # target's sources and their folder to its include path. The files are made
 # again whenever the schema or the generator changes. <base> defaults to the
-# schema's file name without its extension; include "<base>.h".
+# schema's file name without its extension; include "<base>.h". In this
+# source tree it uses the fastjson_gen target; after find_package(fastjson)
+# (this file is installed with the package) the installed fastjson-gen.
 
 if(FJ_BUILD_TOOLS AND NOT TARGET fastjson_gen)
   add_executable(fastjson_gen ${CMAKE_CURRENT_LIST_DIR}/../tools/fastjson_gen.c)
@@ -29,6 +31,9 @@ function(fastjson_generate)
     # emulator, so a cross build (e.g. the AArch64 CI job) runs it under qemu
     set(gen fastjson_gen)
     set(gen_dep fastjson_gen)
+  elseif(TARGET fastjson::fastjson_gen) # an installed package's (find_package)
+    set(gen fastjson::fastjson_gen)
+    set(gen_dep fastjson::fastjson_gen)
   else()
     find_program(FASTJSON_GEN_EXECUTABLE fastjson-gen REQUIRED)
     set(gen ${FASTJSON_GEN_EXECUTABLE})

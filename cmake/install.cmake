@@ -40,6 +40,7 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/fastjsonConfigVersi
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/fastjsonConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/fastjsonConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/FastjsonGenerate.cmake
         DESTINATION ${FJ_INSTALL_CMAKEDIR})
 
 # pkg-config: written at install time, so that `cmake --install --prefix P`

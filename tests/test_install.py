@@ -114,6 +114,12 @@ with tempfile.TemporaryDirectory(prefix="fj-install-") as tmp:
     for kind in ("shared", "static"):
         exe = os.path.join(cbuild, "consumer_" + kind)
         check_consumer_output(run([exe]), "CMake " + kind)
+    codec = os.path.join(cbuild, "consumer_codec")
+    if os.path.exists(codec):  # fastjson_generate() with the installed generator
+        out = run([codec]).strip()
+        check(out == '{"x":7,"y":-2,"label":"p"}', "fastjson_generate() consumer wrote %r" % out)
+    else:
+        print("SKIP fastjson_generate(): no installed fastjson-gen")
     ldd = shutil.which("ldd")
     if ldd:
         out = run([ldd, os.path.join(cbuild, "consumer_shared")])
