@@ -350,6 +350,23 @@ static void test_policy_errors(void **state) {
   assert_int_equal(p.qty, 2);
   assert_string_equal(policy("{\"qty\": 1, \"lax\": {\"a\": 1, \"a\": 2}}", 0, &p, &a), "");
   assert_true(p.lax.has_a && p.lax.a == 2);
+  /* maps follow the decode flags for duplicates too; from 17 keys on through
+   * a hash table */
+  assert_string_equal(policy("{\"qty\": 1, \"counts\": {\"a\": 1, \"a\": 2}}", 0, NULL, &a),
+                      "/counts/a at byte 30: duplicate key \"a\"");
+  assert_string_equal(policy("{\"qty\": 1, \"counts\": {\"a\": 1, \"b\": 3, \"a\": 2}}",
+                             FJ_DECODE_DUPLICATES_LAST_WINS, &p, &a),
+                      "");
+  assert_int_equal(p.counts.count, 2);
+  assert_true(p.counts.values[0] == 2 && p.counts.values[1] == 3);
+  char big[512];
+  size_t n = (size_t)snprintf(big, sizeof big, "{\"qty\": 1, \"counts\": {");
+  for (int i = 0; i < 20; i++)
+    n += (size_t)snprintf(big + n, sizeof big - n, "\"k%d\": %d, ", i, i);
+  snprintf(big + n, sizeof big - n, "\"k7\": 70}}");
+  assert_string_equal(policy(big, 0, NULL, &a), "/counts/k7 at byte 222: duplicate key \"k7\"");
+  assert_string_equal(policy(big, FJ_DECODE_DUPLICATES_LAST_WINS, &p, &a), "");
+  assert_true(p.counts.count == 20 && p.counts.values[7] == 70 && p.counts.values[19] == 19);
   /* unknown fields: skipped by default, an error on request or per type */
   assert_string_equal(policy("{\"qty\": 1, \"zzz\": {\"deep\": [1, 2]}}", 0, &p, &a), "");
   assert_string_equal(policy("{\"qty\": 1, \"zzz\": 1}", FJ_DECODE_UNKNOWN_FIELDS_ERROR, NULL, &a),

@@ -1120,12 +1120,15 @@ static void emit_container_reader(sbuf *c, const type *t) {
         "  if ((e = fj_decode_map_alloc(d, &o, sizeof(%s), &out->keys, &values, &out->count)))\n"
         "    return e;\n",
         et);
+    /* duplicate keys follow the decode flags: an error, or the last wins */
     out(c, "  out->values = values;\n  fj_value key, val;\n");
-    out(c, "  for (size_t i = 0; (e = fj_object_next(&o, &key, &val)) == FJ_OK; i++) {\n");
-    out(c, "    if ((e = fj_decode_string(d, &key, &out->keys[i]))) return e;\n");
+    out(c, "  size_t total = out->count;\n  fj_decode_keyset ks = {NULL, 0, 0};\n");
+    out(c, "  while ((e = fj_object_next(&o, &key, &val)) == FJ_OK) {\n    size_t i;\n");
+    out(c, "    if ((e = fj_decode_map_key(d, &key, out->keys, total, &ks, &i))) return e;\n");
     out(c, "    %s\n", read_call(t->elem, "&val", "out->values[i]", false));
     out(c,
         "    if (e) return fj_decode_path_key(d, out->keys[i].data, out->keys[i].len, e);\n  }\n");
+    out(c, "  out->count = ks.n;\n");
     out(c, "  return e == FJ_END ? FJ_OK : fj_decode_cursor(d, e);\n}\n\n");
   }
 }

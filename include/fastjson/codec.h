@@ -343,6 +343,26 @@ FJ_API fj_error fj_decode_missing(fj_decoder *d, const fj_object *o, const char 
  *  @return FJ_ERR_DUPLICATE_KEY, always. */
 FJ_API fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const char *field);
 
+/** The keys of a map being read, for fj_decode_map_key(): zero it before
+ *  the map's first key. `n` is the number of distinct keys read so far. */
+typedef struct fj_decode_keyset {
+  uint32_t *slots; /* hash table of key index + 1, in the arena (maps of more than 16 keys) */
+  size_t mask;
+  size_t n;
+} fj_decode_keyset;
+
+/** Reads the key `key` of a map's next entry (string-keyed maps): keys has
+ *  room for `total` keys (fj_decode_map_alloc()), of which set->n are read.
+ *  A new key is unescaped into keys[set->n] (arena memory) and *index is
+ *  set->n, which then grows. A key read before is a duplicate, an error
+ *  unless FJ_DECODE_DUPLICATES_LAST_WINS is set, when *index is the earlier
+ *  entry's (its value is read again over the old one). Expected time O(1)
+ *  per key (a hash table from 17 keys on).
+ *  @return FJ_OK; FJ_ERR_DUPLICATE_KEY, FJ_ERR_NOMEM, the errors of
+ *          fj_decode_key(), described. */
+FJ_API fj_error fj_decode_map_key(fj_decoder *d, const fj_value *key, fj_str *keys, size_t total,
+                                  fj_decode_keyset *set, size_t *index);
+
 /** Policy error: `key` (the key value of a field, as the iteration returned
  *  it) names no field of the type. Unescapes the key, describes it as
  *  "unknown field \"<key>\"" (at most 64 bytes of the key shown) at the

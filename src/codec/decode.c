@@ -466,9 +466,68 @@ fj_error fj_decode_missing(fj_decoder *d, const fj_object *o, const char *field)
 }
 
 fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const char *field) {
-  fj_error e =
-      fj_decode_fail(d, FJ_ERR_DUPLICATE_KEY, fj_value_offset(key), "duplicate key \"%s\"", field);
+  char q[QUOTED_MAX];
+  fj_error e = fj_decode_fail(d, FJ_ERR_DUPLICATE_KEY, fj_value_offset(key), "duplicate key \"%s\"",
+                              quoted(q, field, strlen(field)));
   return fj_decode_path_key(d, field, strlen(field), e);
+}
+
+/* FNV-1a of a key's bytes: the maps' duplicate check. */
+static uint64_t key_hash(const char *s, size_t n) {
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
+  return h;
+}
+
+static bool same_key(fj_str a, fj_str b) {
+  return a.len == b.len && (!a.len || memcmp(a.data, b.data, a.len) == 0);
+}
+
+/* The index of an earlier key equal to keys[set->n] (hashing it in when
+ * new), or set->n. */
+static size_t find_key(const fj_str *keys, fj_decode_keyset *set) {
+  const fj_str k = keys[set->n];
+  if (!set->slots) { /* small maps: a scan */
+    for (size_t j = 0; j < set->n; j++)
+      if (same_key(keys[j], k)) return j;
+    return set->n;
+  }
+  for (size_t i = key_hash(k.data, k.len) & set->mask;; i = (i + 1) & set->mask) {
+    uint32_t slot = set->slots[i];
+    if (!slot) {
+      set->slots[i] = (uint32_t)(set->n + 1);
+      return set->n;
+    }
+    if (same_key(keys[slot - 1], k)) return slot - 1;
+  }
+}
+
+fj_error fj_decode_map_key(fj_decoder *d, const fj_value *key, fj_str *keys, size_t total,
+                           fj_decode_keyset *set, size_t *index) {
+  if (set->n >= total)
+    return fj_decode_fail(d, FJ_ERR_INVALID_ARG, fj_value_offset(key), "map full");
+  fj_error e = decode_string(d, key, &keys[set->n]);
+  if (e) return e;
+  if (!set->slots && set->n == 0 && total > 16 && total <= UINT32_MAX / 2) {
+    size_t size = 32;
+    while (size < 2 * total)
+      size *= 2;
+    void *t = fj_arena_alloc(d->arena, size * sizeof *set->slots);
+    if (!t) return fj_decode_fail(d, FJ_ERR_NOMEM, fj_value_offset(key), "out of memory");
+    memset(t, 0, size * sizeof *set->slots);
+    set->slots = t;
+    set->mask = size - 1;
+  }
+  size_t j = find_key(keys, set);
+  if (j == set->n) {
+    *index = set->n++;
+    return FJ_OK;
+  }
+  if (!(d->flags & FJ_DECODE_DUPLICATES_LAST_WINS))
+    return fj_decode_duplicate(d, key, keys[j].data);
+  *index = j;
+  return FJ_OK;
 }
 
 fj_error fj_decode_unknown(fj_decoder *d, const fj_value *key) {
