@@ -639,7 +639,20 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
   int is_integer = 1;
   if (s < end && *s == '.') {
     const uint8_t *f = ++s;
-    s = eat_digits(s, end, &w);
+#if FJ_SWAR
+    uint64_t c1, c2;
+    if (FJ_NUM_LIKELY(end - s >= 16) && (memcpy(&c1, s, 8), memcpy(&c2, s + 8, 8),
+                                         !fj__nondigit_bytes(c1) && fj__nondigit_bytes(c2))) {
+      /* 8 to 15 fraction digits, the common double: both chunks are loaded
+       * and checked at once, and the second one's k digits (0 to 7) are
+       * moved to the top behind '0' bytes, with no branch on k */
+      unsigned k = (unsigned)__builtin_ctzll(fj__nondigit_bytes(c2)) >> 3;
+      uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+      w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
+      s += 8 + k;
+    } else
+#endif
+      s = eat_digits(s, end, &w);
     size_t frac_len = (size_t)(s - f);
     if (FJ_NUM_UNLIKELY(frac_len == 0)) return 0;
     ndigits += frac_len;
@@ -769,6 +782,56 @@ fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, 
 }
 
 bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
+#if FJ_SWAR && FJ_HAVE_CLINGER
+  /* The common double first, with few live values (no callee-saved
+   * registers): '-'?, 1 to 3 integer digits, '.', 8 to 15 fraction digits
+   * read from two 8-byte loads, then a delimiter. At most 18 digits, so w
+   * cannot overflow; q is -8 to -15, inside both Clinger's and the table's
+   * range, and the value is a normal double. The sign is or'ed in, so 0.0
+   * gives -0.0 for "-0.00000000". Anything else goes the general way. */
+  if (FJ_NUM_LIKELY(end - p >= 24)) {
+    const uint8_t *s = p;
+    const int neg = *s == '-';
+    s += neg;
+    uint64_t w = (uint64_t)(*s - '0');
+    if (w > 9) goto other;
+    s++;
+    if (w) {
+      unsigned d = (unsigned)(*s - '0');
+      if (d < 10) {
+        w = w * 10 + d;
+        d = (unsigned)(*++s - '0');
+        if (d < 10) {
+          w = w * 10 + d;
+          s++;
+        }
+      }
+    }
+    if (*s != '.') goto other;
+    s++;
+    uint64_t c1, c2;
+    memcpy(&c1, s, 8);
+    memcpy(&c2, s + 8, 8);
+    const uint64_t b2 = fj__nondigit_bytes(c2);
+    if (fj__nondigit_bytes(c1) || !b2) goto other;
+    const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
+    if (!fj__delimiter[s[8 + k]]) goto other; /* an exponent, or bad text */
+    const uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+    w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
+    uint64_t bits;
+    if (w <= ((uint64_t)1 << 53)) {
+      const double d = (double)w / fj_pow10_exact[8 + k];
+      memcpy(&bits, &d, sizeof bits);
+    } else {
+      bits = eisel_lemire(w, -(int64_t)(8 + k));
+      if (FJ_NUM_UNLIKELY(bits == FJ_EL_UNDECIDED)) goto other;
+    }
+    out->kind = FJ_NUMBER_DOUBLE;
+    out->d = bits_to_double(bits | (uint64_t)neg << 63);
+    return true;
+  }
+other:;
+#endif
   size_t len;
   fj_error err;
   if (FJ_NUM_UNLIKELY(!fast_number(p, end, 0, out, &len, &err)) || FJ_NUM_UNLIKELY(err))
