@@ -784,9 +784,9 @@ fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, 
 bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
 #if FJ_SWAR && FJ_HAVE_CLINGER
   /* The common double first, with few live values (no callee-saved
-   * registers): '-'?, 1 to 3 integer digits, '.', 8 to 15 fraction digits
+   * registers): '-'?, 1 to 3 integer digits, '.', 1 to 15 fraction digits
    * read from two 8-byte loads, then a delimiter. At most 18 digits, so w
-   * cannot overflow; q is -8 to -15, inside both Clinger's and the table's
+   * cannot overflow; q is -1 to -15, inside both Clinger's and the table's
    * range, and the value is a normal double. The sign is or'ed in, so 0.0
    * gives -0.0 for "-0.00000000". Anything else goes the general way. */
   if (FJ_NUM_LIKELY(end - p >= 24)) {
@@ -812,18 +812,30 @@ bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
     uint64_t c1, c2;
     memcpy(&c1, s, 8);
     memcpy(&c2, s + 8, 8);
-    const uint64_t b2 = fj__nondigit_bytes(c2);
-    if (fj__nondigit_bytes(c1) || !b2) goto other;
-    const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
-    if (!fj__delimiter[s[8 + k]]) goto other; /* an exponent, or bad text */
-    const uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
-    w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
+    const uint64_t b1 = fj__nondigit_bytes(c1);
+    unsigned n; /* fraction digits */
+    if (b1) {   /* 1 to 7 */
+      n = (unsigned)__builtin_ctzll(b1) >> 3;
+      if (!n) goto other; /* "1." */
+      const uint64_t padded =
+          ((c1 << (63 - 8 * n)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * n));
+      w = w * fj__pow10_u64[n] + fj__value8(padded);
+    } else { /* 8 to 15 */
+      const uint64_t b2 = fj__nondigit_bytes(c2);
+      if (!b2) goto other;
+      const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
+      const uint64_t padded =
+          ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+      w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
+      n = 8 + k;
+    }
+    if (!fj__delimiter[s[n]]) goto other; /* an exponent, or bad text */
     uint64_t bits;
     if (w <= ((uint64_t)1 << 53)) {
-      const double d = (double)w / fj_pow10_exact[8 + k];
+      const double d = (double)w / fj_pow10_exact[n];
       memcpy(&bits, &d, sizeof bits);
     } else {
-      bits = eisel_lemire(w, -(int64_t)(8 + k));
+      bits = eisel_lemire(w, -(int64_t)n);
       if (FJ_NUM_UNLIKELY(bits == FJ_EL_UNDECIDED)) goto other;
     }
     out->kind = FJ_NUMBER_DOUBLE;
