@@ -639,20 +639,7 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
   int is_integer = 1;
   if (s < end && *s == '.') {
     const uint8_t *f = ++s;
-#if FJ_SWAR
-    uint64_t c1, c2;
-    if (FJ_NUM_LIKELY(end - s >= 16) && (memcpy(&c1, s, 8), memcpy(&c2, s + 8, 8),
-                                         !fj__nondigit_bytes(c1) && fj__nondigit_bytes(c2))) {
-      /* 8 to 15 fraction digits, the common double: both chunks are loaded
-       * and checked at once, and the second one's k digits (0 to 7) are
-       * moved to the top behind '0' bytes, with no branch on k */
-      unsigned k = (unsigned)__builtin_ctzll(fj__nondigit_bytes(c2)) >> 3;
-      uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
-      w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
-      s += 8 + k;
-    } else
-#endif
-      s = eat_digits(s, end, &w);
+    s = eat_digits(s, end, &w);
     size_t frac_len = (size_t)(s - f);
     if (FJ_NUM_UNLIKELY(frac_len == 0)) return 0;
     ndigits += frac_len;
