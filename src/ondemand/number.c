@@ -822,8 +822,21 @@ bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
       const double d = (double)w / fj_pow10_exact[n];
       memcpy(&bits, &d, sizeof bits);
     } else {
-      bits = eisel_lemire(w, -(int64_t)n);
-      if (FJ_NUM_UNLIKELY(bits == FJ_EL_UNDECIDED)) goto other;
+      /* Eisel-Lemire, narrowed: w >= 2^53 and q = -n in [-15, -8] give a
+       * normal double far below the overflow threshold. As in el_product
+       * and el_round, the product's high half decides unless a carry from
+       * below could reach the round bit (low 9 bits all ones) or the tail
+       * is zero as far as computed; both go the general way. Otherwise the
+       * bits below the round bit are not all zero, so there is no tie and
+       * rounding to nearest is adding the round bit. */
+      const int lz = __builtin_clzll(w);
+      const fj_u128 prod = (fj_u128)(w << lz) * fj__pow5_128[-(int64_t)n - FJ_POW5_MIN][0];
+      const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
+      if (FJ_NUM_UNLIKELY((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0))) goto other;
+      const uint64_t upper = hi >> 63;
+      const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
+      const int64_t be = floor_log2_pow10(-(int64_t)n) + 63 + (int64_t)upper - lz + 1023;
+      bits = ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
     }
     out->kind = FJ_NUMBER_DOUBLE;
     out->d = bits_to_double(bits | (uint64_t)neg << 63);
