@@ -770,8 +770,8 @@ fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, 
 
 bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
 #if FJ_SWAR && FJ_HAVE_CLINGER
-  /* The common double first, with few live values (no callee-saved
-   * registers): '-'?, 1 to 3 integer digits, '.', 1 to 15 fraction digits
+  /* The common double first, with few live values and no out-parameters
+   * for the length and error: '-'?, 1 to 3 integer digits, '.', 1 to 15 fraction digits
    * read from two 8-byte loads, then a delimiter. At most 18 digits, so w
    * cannot overflow; q is -1 to -15, inside both Clinger's and the table's
    * range, and the value is a normal double. The sign is or'ed in, so 0.0
