@@ -104,7 +104,7 @@ static fj_error enter(const fj_value *v, fj_type type, uint64_t *serial) {
   return FJ_OK;
 }
 
-fj_error (fj_value_get_array)(const fj_value *v, fj_array *out) {
+fj_error(fj_value_get_array)(const fj_value *v, fj_array *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, FJ_TYPE_ARRAY, &serial);
@@ -116,7 +116,7 @@ fj_error (fj_value_get_array)(const fj_value *v, fj_array *out) {
   return FJ_OK;
 }
 
-fj_error (fj_value_get_object)(const fj_value *v, fj_object *out) {
+fj_error(fj_value_get_object)(const fj_value *v, fj_object *out) {
   if (!out) return FJ_ERR_INVALID_ARG; /* before entering: the cursor stays */
   uint64_t serial;
   fj_error err = enter(v, FJ_TYPE_OBJECT, &serial);
@@ -571,7 +571,8 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
     if (pos >= p->hot.n) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
     c = p->hot.buf[p->hot.idx[pos]];
     if (c == '[' || c == '{') {
-      if (base_depth + ++depth > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
+      if (base_depth + ++depth > p->hot.max_depth)
+        return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
     } else if (c == ']' || c == '}') {
       depth--;
     } else if (c == ',' && depth == 1) {
