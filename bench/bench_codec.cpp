@@ -1095,7 +1095,9 @@ constexpr size_t NO = FJ_NO_HAS_FLAG;
 fj_field_desc fd(const char *name, size_t off, fj_field_type t, uint32_t flags, size_t has = NO,
                  const fj_record_desc *rec = nullptr, fj_field_type elem = FJ_FIELD_BOOL,
                  size_t elem_size = 0, const char *const *ev = nullptr, size_t ec = 0) {
-  return fj_field_desc{name, off, t, flags, has, rec, elem, elem_size, ev, ec, nullptr};
+  // the key's length measured once, here, as fj_field_desc.name_len suggests
+  return fj_field_desc{name, off, t, flags, has, rec, elem, elem_size, ev, ec, nullptr,
+                       std::strlen(name)};
 }
 
 template <size_t K> fj_record_desc rec(const char *name, size_t size, const fj_field_desc (&f)[K]) {

@@ -843,6 +843,88 @@ static void test_descriptors_match_generated(void **state) {
   free(json);
 }
 
+/* The tables above again, each field's name_len filled in (and the nested
+ * records pointing at the filled copies). */
+typedef struct sized_tables {
+  fj_field_desc item[3], meta[3], doc[5];
+  fj_record_desc item_desc, meta_desc, doc_desc;
+} sized_tables;
+
+static void fill_lens(fj_field_desc *dst, const fj_field_desc *src, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    dst[i] = src[i];
+    dst[i].name_len = strlen(src[i].name);
+  }
+}
+
+static void make_sized(sized_tables *t) {
+  fill_lens(t->item, item_fields, 3);
+  fill_lens(t->meta, meta_fields, 3);
+  fill_lens(t->doc, document_fields, 5);
+  t->item_desc = item_desc;
+  t->item_desc.fields = t->item;
+  t->meta_desc = meta_desc;
+  t->meta_desc.fields = t->meta;
+  t->doc_desc = document_desc;
+  t->doc_desc.fields = t->doc;
+  t->doc[2].record = &t->meta_desc;
+  t->doc[3].record = &t->item_desc;
+}
+
+/* Reads and writes with name_len given must be those with names measured:
+ * the same values, the same errors (the paths in messages name the keys),
+ * the same bytes written. */
+static void test_descriptors_name_len(void **state) {
+  (void)state;
+  sized_tables t;
+  make_sized(&t);
+  size_t len;
+  char *json = payload("document", &len);
+  const char *docs[] = {
+      json,
+      "{\"id\": 1, \"status\": \"paid\", \"meta\": {\"author\": \"a\", "
+      "\"created\": 1, \"tags\": []}, \"items\": [{\"sku\": \"s\", \"qty\": "
+      "4294967296, \"price\": 2}]}",
+      "{\"id\": 1, \"status\": \"paid\", \"meta\": {\"author\": 7}}",
+      "{\"id\": 1, \"i\": 2, \"idx\": 3, \"\": 4, \"status\": \"void\", \"meta\": "
+      "{\"author\": \"\", \"created\": 0, \"tags\": [\"t\"]}, \"items\": []}"};
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+    size_t n = i ? strlen(docs[i]) : len;
+    fj_arena a1, a2;
+    fj_arena_init(&a1, NULL);
+    fj_arena_init(&a2, NULL);
+    Document x, y;
+    fj_decode_error e1, e2;
+    fj_error r1 = fj_desc_read(NULL, docs[i], n, &a1, 0, &document_desc, &x, &e1);
+    fj_error r2 = fj_desc_read(NULL, docs[i], n, &a2, 0, &t.doc_desc, &y, &e2);
+    assert_string_equal(fj_error_name(r1), fj_error_name(r2));
+    assert_string_equal(e1.message, e2.message);
+    if (i == 1) assert_non_null(strstr(e2.message, "/items/0/qty"));
+    if (i == 2) assert_non_null(strstr(e2.message, "/meta/author"));
+    if (!r1) {
+      assert_true(fj_equal_Document(&x, &y));
+      fj_buffer b1 = {0}, b2 = {0};
+      fj_writer *w1, *w2;
+      OK(fj_writer_new(&w1, NULL, fj_sink_buffer(&b1)));
+      OK(fj_writer_new(&w2, NULL, fj_sink_buffer(&b2)));
+      OK(fj_desc_write(w1, &document_desc, &x));
+      OK(fj_desc_write(w2, &t.doc_desc, &y));
+      OK(fj_writer_finish(w1));
+      OK(fj_writer_finish(w2));
+      fj_writer_free(w1);
+      fj_writer_free(w2);
+      assert_int_equal(b1.len, b2.len);
+      assert_memory_equal(b1.data, b2.data, b1.len);
+      assert_non_null(strstr((char *)b2.data, "\"created\":"));
+      fj_buffer_free(&b1);
+      fj_buffer_free(&b2);
+    }
+    fj_arena_free(&a1);
+    fj_arena_free(&a2);
+  }
+  free(json);
+}
+
 /* ---- the generator's schema errors ------------------------------------------------ */
 
 /* Runs fastjson-gen on `schema`; returns its exit status and its stderr in buf. */
@@ -925,6 +1007,7 @@ int main(void) {
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_descriptors_match_generated),
+      cmocka_unit_test(test_descriptors_name_len),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

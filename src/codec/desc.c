@@ -155,7 +155,7 @@ static fj_error read_record(fj_decoder *d, fj_object *o, const fj_record_desc *r
     seen[f >> 6] |= UINT64_C(1) << (f & 63);
     want = (size_t)f + 1;
     if ((e = read_field(d, &val, fd, out)))
-      return fj_decode_path_key(d, fd->name, strlen(fd->name), e);
+      return fj_decode_path_key(d, fd->name, fd->name_len ? fd->name_len : strlen(fd->name), e);
   }
   if (e != FJ_END) return e;
   for (size_t i = 0; i < r->nfields; i++)
@@ -309,7 +309,9 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
                    : f->has_offset == FJ_NO_HAS_FLAG ? true
                                                      : *(const bool *)(base + f->has_offset);
     if (!present && !(f->flags & FJ_FIELD_REQUIRED)) continue;
-    size_t n = lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i] : name_len(f->name);
+    size_t n = f->name_len                                        ? f->name_len
+               : lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i]
+                                                                  : name_len(f->name);
     if (present && (e = write_member(w, f, n, src)) != FJ_END) continue;
     if ((e = fj_writer_keyn(w, f->name, n))) break;
     e = present ? write_one(c, w, f, f->type, src) : fj_writer_null(w);
