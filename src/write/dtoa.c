@@ -48,9 +48,13 @@
 #define FJ_DBL_Q_MIN (-1074)                           /* exponent of the subnormals */
 #define FJ_DBL_ONE_BITS UINT64_C(0x3FF0000000000000)   /* 1.0 */
 
-/* floor(x / 2^s), also for negative x (>> of a negative value is
- * implementation-defined in C). */
-static inline int floor_shift(int64_t x, int s) { return x >= 0 ? (int)(x >> s) : (int)~(~x >> s); }
+/* floor(x / 2^s) for |x| < 2^62, also for negative x (>> of a negative
+ * value is implementation-defined in C): shifted up by 2^62, a multiple of
+ * 2^s, x is positive, and the bias comes back off after the shift. No
+ * branch (the sign test was one, or a select, in every conversion). */
+static inline int floor_shift(int64_t x, int s) {
+  return (int)(((x + (INT64_C(1) << 62)) >> s) - (INT64_C(1) << (62 - s)));
+}
 /* floor(q * log10(2)) */
 static inline int floor_log10_pow2(int q) {
   return floor_shift(q * FJ_DTOA_LOG10_2_NUM, FJ_DTOA_LOG10_2_SHIFT);
@@ -515,7 +519,8 @@ static inline size_t places6(uint32_t f) {
  * places made in one word and their trailing zeros counted from its zero bytes. */
 static inline bool six_places(double a, size_t *len, char *out, char *p) {
   double m = (a * 1e6 + 0x1p52) - 0x1p52; /* the nearest integer to a * 10^6 */
-  if (!(a < 4294967296.0) || m == 0 || m / 1e6 != a) return false;
+  /* the test most other doubles fail first (mesh's 12 digits) */
+  if (m / 1e6 != a || !(a < 4294967296.0) || m == 0) return false;
   uint64_t u = (uint64_t)m;
   /* the integer part from a itself, not u / 10^6, so that f waits for one
    * multiplication less: a = m / 10^6 rounded, and no integer lies strictly
