@@ -653,6 +653,34 @@ def main():
         memo.append("*Not measured*: no memory results.")
         memo.append("")
 
+    # ---- dispatch: distribution flags vs -march=native
+    disp = []
+    native = Results()
+    native.load(os.path.join(args.results, "native.json"))
+    pairs = [(k, v, native.rows[k]) for k, v in sorted(res.rows.items()) if k in native.rows]
+    if pairs:
+        disp.append("fastjson's stage-2 tasks (string unescaping, key matching, number "
+                    "parsing) from the run's build with the distribution's default flags, and "
+                    "again from a second build with `-march=native` (same sources, same run, "
+                    "same repetitions). fastjson picks its SIMD code at run time, so the two "
+                    "should match; a ratio below 1 is what the default build loses.")
+        disp.append("")
+        disp.append("| benchmark | default flags | `-march=native` | default / native |")
+        disp.append("|---|--:|--:|--:|")
+        ratios = []
+        for (task, lib, inp), d, n in pairs:
+            r = d["value"] / n["value"]
+            ratios.append(r)
+            disp.append(f"| `{task}/{lib}/{inp}` | {fmt_rate(d['value'])} {d['unit']} | "
+                        f"{fmt_rate(n['value'])} {n['unit']} | {r:.2f}× |")
+        disp.append("")
+        disp.append(f"Geometric mean of default / native: {geomean(ratios):.2f}× "
+                    f"(range {min(ratios):.2f}–{max(ratios):.2f}×).")
+        disp.append("")
+    else:
+        disp = ["*Not measured*: no `-march=native` results (the run was filtered, or that "
+                "build failed: see `native-build.log` in the results).", ""]
+
     # ---- compile cost of generated codecs
     comp = []
     cpath = os.path.join(args.results, "compile_cost.txt")
@@ -702,7 +730,8 @@ def main():
     md += summary
     md.append("")
     md.append("Contents: [Throughput by task](#throughput-by-task) · [Scaling](#scaling) · "
-              "[Memory](#memory) · [Codec compile cost](#codec-compile-cost) · "
+              "[Memory](#memory) · [Default build vs native build]"
+              "(#default-build-vs-native-build) · [Codec compile cost](#codec-compile-cost) · "
               "[Environment](#environment) · [Caveats](#caveats) · "
               "[Reproducing](#reproducing) · [What each benchmark measures]"
               "(#what-each-benchmark-measures)")
@@ -722,6 +751,9 @@ def main():
     md.append("## Memory")
     md.append("")
     md += memo
+    md.append("## Default build vs native build")
+    md.append("")
+    md += disp
     md.append("## Codec compile cost")
     md.append("")
     md += comp
@@ -823,7 +855,9 @@ def main():
               "peers, `python3-matplotlib`), builds `build-bench/` in Release with "
               "`-DFJ_BUILD_BENCH=ON`, runs `fastjson_bench` with `--benchmark_repetitions`, "
               "`--benchmark_report_aggregates_only` and random interleaving, the scaling "
-              "documents and `fastjson-mem-peak`, then `bench/report.py`, which writes this file "
+              "documents and `fastjson-mem-peak`, fastjson's visit, query and parse_double "
+              "again from a second build with `-march=native` (`build-bench-native/`), then "
+              "`bench/report.py`, which writes this file "
               "and `bench/charts/*.png`. Raw results (google-benchmark JSON, memory JSON lines) "
               "stay in `build-bench/bench-results/`. A missing peer is left out with a message, "
               "not a build failure. One task or input: "

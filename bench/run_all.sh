@@ -2,9 +2,10 @@
 # Regenerates BENCHMARKS.md and bench/charts/*.png: builds fastjson_bench and
 # fastjson-mem-peak in Release (the distribution's default flags: no
 # -march=native), runs the TASK/LIBRARY/INPUT matrix over the corpus with
-# repetitions, the scaling documents (1 KB .. 100 MB), the peak-memory
-# program, the codec compile cost (bench/codec_compile_cost.py), then
-# bench/report.py.
+# repetitions, fastjson's visit, query and parse_double again from a second
+# build with -march=native (BUILD-native), the scaling documents (1 KB ..
+# 100 MB), the peak-memory program, the codec compile cost
+# (bench/codec_compile_cost.py), then bench/report.py.
 #
 #   bench/run_all.sh            full run: 10 repetitions, all scaling sizes
 #                               (roughly half an hour on 2 cores)
@@ -135,6 +136,28 @@ for task in $tasks; do
     rm -f "$res/matrix-$task.json"
   fi
 done
+
+# ---- dispatch: the stage-2 tasks again from a -march=native build ------------------------
+# Issue 4: string unescaping, key matching and number parsing follow the
+# run-time kernel, so the distribution-flags build should match one built for
+# this CPU. Only fastjson's rows of visit, query and parse_double; skipped
+# when FJ_BENCH_FILTER narrows the run.
+if [ -z "${FJ_BENCH_FILTER:-}" ]; then
+  say "dispatch: visit, query, parse_double built with -march=native"
+  nbuild="$build-native"
+  if cmake -S "$root" -B "$nbuild" -DCMAKE_BUILD_TYPE=Release -DFJ_BUILD_BENCH=ON \
+    -DFJ_BUILD_TESTS=OFF -DFJ_DATA_DIR="$data" -DCMAKE_C_FLAGS="${CFLAGS:-} -march=native" \
+    -DCMAKE_CXX_FLAGS="${CXXFLAGS:-} -march=native" >"$res/native-build.log" 2>&1 &&
+    cmake --build "$nbuild" -j "$jobs" --target fastjson_bench >>"$res/native-build.log" 2>&1; then
+    # shellcheck disable=SC2086
+    env -u FJ_SCALING_DIR "$nbuild/bench/fastjson_bench" $common \
+      --benchmark_filter='^(visit|query|parse_double)/fastjson/' \
+      --benchmark_out="$res/native.json" --benchmark_out_format=json \
+      >/dev/null 2>"$res/native.log" || rm -f "$res/native.json"
+  else
+    echo "run_all.sh: the -march=native build failed (log: $res/native-build.log)" >&2
+  fi
+fi
 
 say "scaling: validate on $(echo "$sizes" | wc -w) sizes"
 # shellcheck disable=SC2086
