@@ -81,17 +81,31 @@ static void check(const uint8_t *data, size_t len, const char *what) {
   size_t off_ref = ref.err_offset, off_k;
   /* the backslash block bits: the same from every kernel, errors or not */
   static uint64_t bs_want[FJ_BS_WORDS(MAX_LEN)], bs_got[FJ_BS_WORDS(MAX_LEN)];
+  /* and the \u block bits: a 'u' after an odd run of backslashes */
+  static uint64_t u_want[FJ_BS_WORDS(MAX_LEN)], u_got[FJ_BS_WORDS(MAX_LEN)];
   memset(bs_want, 0, sizeof bs_want);
-  for (size_t i = 0; i < len; i++)
+  memset(u_want, 0, sizeof u_want);
+  size_t run = 0; /* backslashes just before byte i */
+  for (size_t i = 0; i < len; i++) {
     if (buf[i] == '\\') bs_want[i / 4096] |= (uint64_t)1 << (i / 64 % 64);
+    if (buf[i] == 'u' && run % 2) u_want[i / 4096] |= (uint64_t)1 << (i / 64 % 64);
+    run = buf[i] == '\\' ? run + 1 : 0;
+  }
   for (size_t k = 0; k < kernel_count; k++) {
     memset(bs_got, 0, sizeof bs_got);
+    memset(u_got, 0, sizeof u_got);
     got = (fj__stage1_result){0};
     got.bs_blocks = bs_got;
+    got.u_blocks = u_got;
     fj_error err_k = kernels[k]->stage1(buf, len, idx_k, &got);
     if (memcmp(bs_got, bs_want, sizeof bs_got) != 0) {
       fprintf(stderr, "%s: kernel %s: wrong backslash block bits (len %zu)\n", what,
               kernels[k]->name, len);
+      fail();
+    }
+    if (memcmp(u_got, u_want, sizeof u_got) != 0) {
+      fprintf(stderr, "%s: kernel %s: wrong \\u block bits (len %zu)\n", what, kernels[k]->name,
+              len);
       fail();
     }
     n_k = got.n;

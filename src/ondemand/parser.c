@@ -32,8 +32,9 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
 /* Bytes of an index of cap entries and, after it in the same allocation,
  * the words of stage 1's backslash block bits for a document of up to cap
  * bytes (cap is a power of two from 4096 on, so the words are aligned). */
+/* The index, then the backslash block bits, then the \u block bits. */
 static size_t index_bytes(size_t cap) {
-  return cap ? cap * sizeof(uint32_t) + FJ_BS_WORDS(cap) * sizeof(uint64_t) : 0;
+  return cap ? cap * sizeof(uint32_t) + 2 * FJ_BS_WORDS(cap) * sizeof(uint64_t) : 0;
 }
 
 void fj_parser_free(fj_parser *p) {
@@ -70,6 +71,9 @@ static uint64_t *bs_words(const fj_parser *p) {
   return (uint64_t *)(void *)(p->hot.idx + p->idx_cap);
 }
 
+/* The \u block bits after those (index_bytes). */
+static uint64_t *u_words(const fj_parser *p) { return bs_words(p) + FJ_BS_WORDS(p->idx_cap); }
+
 static void reset_scratch(fj_parser *p) {
   for (fj__arena_block *b = p->scratch.head; b; b = b->next)
     b->used = 0;
@@ -85,6 +89,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->hot.n = 0;
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
   p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */
+  p->u_blocks = NULL;
   p->hot.pos = p->hot.depth = 0;
   p->err = FJ_OK;
   p->err_offset = 0;
@@ -121,10 +126,12 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   begin_document(p, json, len);
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
-  fj__stage1_result res = {0, true, true, 0, bs_words(p)};
+  fj__stage1_result res = {0, true, true, 0, bs_words(p), u_words(p)};
   memset(res.bs_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.bs_blocks);
+  memset(res.u_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.u_blocks);
   fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
   p->hot.bs_blocks = res.bs_blocks;
+  p->u_blocks = res.u_blocks;
   p->hot.n = res.n;
   p->u_escapes = res.u_escapes;
   p->hot.backslashes = res.backslashes;
@@ -141,7 +148,7 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
   *n = 0;
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
-  fj__stage1_result res = {0, true, true, 0, NULL}; /* no block bits for a batch */
+  fj__stage1_result res = {0, true, true, 0, NULL, NULL}; /* no block bits for a batch */
   fj_error err = fj__kernel_active()->stage1(buf, len, p->hot.idx, &res);
   *n = res.n;
   *err_offset = res.err_offset;

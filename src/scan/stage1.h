@@ -43,6 +43,10 @@ typedef struct fj__stage1_result {
    * hold a backslash: stage 2 then searches only strings in those blocks
    * for escapes. */
   uint64_t *bs_blocks;
+  /* In: NULL, or FJ_BS_WORDS(len) zeroed words, in which stage 1 sets bit k
+   * when the 64 bytes from offset 64 * k hold the 'u' of a \u escape: full
+   * validation then checks only the strings in those blocks. */
+  uint64_t *u_blocks;
 } fj__stage1_result;
 
 /* Words of fj__stage1_result.bs_blocks for an input of len bytes. */

@@ -118,7 +118,8 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bit
 /* One block, its byte classes `m` already worked out: structural bits for
  * the index, errors into c->bad. */
 static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__masks *mp,
-                                              fj_k_carry *c, uint64_t *bs_blocks, size_t k) {
+                                              fj_k_carry *c, uint64_t *bs_blocks,
+                                              uint64_t *u_blocks, size_t k) {
   fj__masks m = *mp;
   /* Most blocks of most documents have no backslash and start unescaped:
    * they skip the arithmetic and the check of the escape characters. The
@@ -128,10 +129,13 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
   if (m.backslash | c->escaped) {
     escaped = fj_k_escaped(m.backslash, &c->escaped);
     bad_escape = escaped & ~fj_k_escapable(blk);
-    c->u_escape |= escaped & fj_k_u_bytes(blk);
+    uint64_t u = escaped & fj_k_u_bytes(blk);
+    c->u_escape |= u;
     c->backslash |= m.backslash;
     if (bs_blocks && m.backslash) /* block k holds one (res->bs_blocks) */
       bs_blocks[k >> 6] |= (uint64_t)1 << (k & 63);
+    if (u_blocks && u) /* and a \u escape's 'u' (res->u_blocks) */
+      u_blocks[k >> 6] |= (uint64_t)1 << (k & 63);
   }
   uint64_t quote = m.quote & ~escaped;
   uint64_t in_string = fj_k_in_string(quote, &c->in_string);
@@ -155,7 +159,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
 #define FJ_K_STEP(b, m)                                                                            \
   do {                                                                                             \
     fj_k_utf8_block(&u, &(b));                                                                     \
-    uint64_t next_ = fj_k_block_structurals(&(b), &(m), &c, bs_blocks, block++);                   \
+    uint64_t next_ = fj_k_block_structurals(&(b), &(m), &c, bs_blocks, u_blocks, block++);         \
     out = fj_k_flatten(out, base, bits);                                                           \
     base = fj_k_base_next(base);                                                                   \
     bits = bits1;                                                                                  \
@@ -169,7 +173,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
 
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
   fj_k_carry c = {0, 0, 0, 0, 0, 0};
-  uint64_t *const bs_blocks = res->bs_blocks;
+  uint64_t *const bs_blocks = res->bs_blocks, *const u_blocks = res->u_blocks;
   size_t block = 0; /* the number of the block FJ_K_STEP works on */
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
