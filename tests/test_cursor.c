@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1321,6 +1322,67 @@ static void object_next_key_matches_next(void **state) {
   fj_parser_free(p);
 }
 
+/* Integers of 1 to 19 digits, either sign, some with a leading zero (bad),
+ * separated by ",", ", " or ",\n  " and followed by other numbers, read with
+ * fj_value_get_int64() and fj_value_get_number() (the inline paths: a digit
+ * at a time, or 8 at once after the first) against strtoll on the text. */
+static void integers_against_strtoll(void **state) {
+  fixture *f = *state;
+  enum { N = 4000 };
+  char *json = malloc((size_t)N * 32 + 16), *o = json;
+  assert_non_null(json);
+  *o++ = '[';
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  for (int i = 0; i < N; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    int digits = 1 + (int)(x % 19);
+    if (i)
+      o += sprintf(o, "%s", (const char *[]){",", ", ", ",\n  "}[x >> 60 & 1 ? 1 : (x >> 61) % 3]);
+    if (x >> 59 & 1) *o++ = '-';
+    for (int k = 0; k < digits; k++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      *o++ = (char)('0' + (k == 0 && !(x >> 58 & 1) ? 1 + x % 9 : x % 10));
+    }
+  }
+  strcpy(o, "]");
+  fj_value root = parse(f, json);
+  fj_array a;
+  fj_value e;
+  OK(fj_value_get_array(&root, &a));
+  int checked = 0;
+  for (fj_error err; (err = fj_array_next(&a, &e)) != FJ_END; checked++) {
+    OK(err);
+    const char *raw;
+    size_t n;
+    OK(fj_value_get_raw(&e, &raw, &n));
+    char text[32];
+    memcpy(text, raw, n);
+    text[n] = '\0';
+    const char *d = text + (text[0] == '-');
+    bool bad = d[0] == '0' && d[1] != '\0';
+    errno = 0;
+    int64_t want = strtoll(text, NULL, 10), got = 0;
+    fj_number num;
+    if (bad) {
+      EXPECT(fj_value_get_int64(&e, &got), FJ_ERR_BAD_NUMBER);
+      EXPECT(fj_value_get_number(&e, &num), FJ_ERR_BAD_NUMBER);
+      continue;
+    }
+    if (errno == ERANGE) { /* 19 digits past INT64_MAX */
+      EXPECT(fj_value_get_int64(&e, &got), FJ_ERR_NUMBER_RANGE);
+      continue;
+    }
+    OK(fj_value_get_int64(&e, &got));
+    if (got != want) print_error("%s: got %lld\n", text, (long long)got);
+    assert_true(got == want);
+    OK(fj_value_get_number(&e, &num));
+    assert_int_equal(num.kind, FJ_NUMBER_INT64);
+    assert_true(num.i == want);
+  }
+  assert_int_equal(checked, N);
+  free(json);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(types_of_every_kind, setup, teardown),
@@ -1328,6 +1390,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(get_number_kinds, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
+      cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(object_next_and_find, setup, teardown),

@@ -762,9 +762,31 @@ static inline fj_error fj__value_get_string_inline(const fj_value *v, const char
   return err;
 }
 
+/* Whether the 8 bytes at q are all ASCII digits: then true, with their
+ * value in *v. Lanes of 2, 4, then 8 digits from one load (little-endian
+ * only: elsewhere false, and the caller reads digit by digit). */
+static inline bool fj__eight_digits(const uint8_t *q, uint64_t *v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t w;
+  memcpy(&w, q, 8);
+  w -= UINT64_C(0x3030303030303030);
+  if ((w | (w + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080)) return false;
+  w = (w * 10 + (w >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+  w = (w * 100 + (w >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+  *v = (w * 10000 + (w >> 32)) & UINT64_C(0xFFFFFFFF);
+  return true;
+#else
+  (void)q;
+  (void)v;
+  return false;
+#endif
+}
+
 /* The common integer: '-'?, then "0" or 1 to 18 digits without a leading
  * zero (no overflow), then a delimiter, with 20 bytes of the input after
- * the sign (so no digit needs a bounds check). */
+ * the sign (so no digit needs a bounds check). After the first digit, 8
+ * more at once when there are (ids, timestamps: a digit at a time, each
+ * waited for the multiplication before, 4 cycles a digit). */
 static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int64_t *out) {
   const bool neg = *s == '-';
   const uint8_t *q = s + neg;
@@ -773,7 +795,15 @@ static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int6
   if (m > 9) return false;
   q++;
   if (m) {
-    for (int i = 0; i < 17 && (unsigned)(*q - '0') < 10u; i++)
+    uint64_t v8;
+    int more = 17;
+    /* q[7] a digit first: most numbers are shorter, and skip the test */
+    if ((unsigned)(q[7] - '0') < 10u && fj__eight_digits(q, &v8)) {
+      m = m * 100000000 + v8;
+      q += 8;
+      more = 9;
+    }
+    for (int i = 0; i < more && (unsigned)(*q - '0') < 10u; i++)
       m = m * 10 + (uint64_t)(*q++ - '0');
   }
   if (!fj__delimiter[*q]) return false;
