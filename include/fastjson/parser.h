@@ -762,18 +762,35 @@ static inline fj_error fj__value_get_string_inline(const fj_value *v, const char
   return err;
 }
 
+/* Nonzero where the 8 bytes (loaded little-endian) are not all ASCII
+ * digits; then the lowest set bit is the top bit of the first non-digit
+ * byte. With x = bytes - '0', a byte is a digit when x < 10, that is when
+ * neither x nor x + 0x76 reaches 0x80. Bytes below the first non-digit are
+ * digits, so no borrow or carry reaches it; what comes after it may be
+ * disturbed, and does not matter. */
+static inline uint64_t fj__nondigit_bytes(uint64_t v) {
+  uint64_t x = v - UINT64_C(0x3030303030303030);
+  return (x | (x + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
+}
+
+/* The value of 8 ASCII digits, first digit in the lowest byte: combine
+ * neighbours into 2-, 4-, then 8-digit lanes (no lane ever overflows). */
+static inline uint64_t fj__value8(uint64_t v) {
+  v -= UINT64_C(0x3030303030303030);
+  v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+  v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+  return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+
 /* Whether the 8 bytes at q are all ASCII digits: then true, with their
- * value in *v. Lanes of 2, 4, then 8 digits from one load (little-endian
- * only: elsewhere false, and the caller reads digit by digit). */
+ * value in *v, from one load (little-endian only: elsewhere false, and the
+ * caller reads digit by digit). */
 static inline bool fj__eight_digits(const uint8_t *q, uint64_t *v) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   uint64_t w;
   memcpy(&w, q, 8);
-  w -= UINT64_C(0x3030303030303030);
-  if ((w | (w + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080)) return false;
-  w = (w * 10 + (w >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
-  w = (w * 100 + (w >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
-  *v = (w * 10000 + (w >> 32)) & UINT64_C(0xFFFFFFFF);
+  if (fj__nondigit_bytes(w)) return false;
+  *v = fj__value8(w);
   return true;
 #else
   (void)q;

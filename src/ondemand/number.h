@@ -17,25 +17,8 @@
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FJ_SWAR 1 /* digits 8 at a time from one load (the byte order is the text's) */
-/* Nonzero where the 8 bytes (loaded little-endian) are not all ASCII
- * digits; then the lowest set bit is the top bit of the first non-digit
- * byte. With x = bytes - '0', a byte is a digit when x < 10, that is when
- * neither x nor x + 0x76 reaches 0x80. Bytes below the first non-digit are
- * digits, so no borrow or carry reaches it; what comes after it may be
- * disturbed, and does not matter. */
-static inline uint64_t fj__nondigit_bytes(uint64_t v) {
-  uint64_t x = v - UINT64_C(0x3030303030303030);
-  return (x | (x + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
-}
-
-/* The value of 8 ASCII digits, first digit in the lowest byte: combine
- * neighbours into 2-, 4-, then 8-digit lanes (no lane ever overflows). */
-static inline uint64_t fj__value8(uint64_t v) {
-  v -= UINT64_C(0x3030303030303030);
-  v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
-  v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
-  return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
-}
+/* fj__nondigit_bytes() and fj__value8(): parser.h, whose inline integer
+ * path uses them too */
 
 extern const uint64_t fj__pow10_u64[8]; /* 10^0 .. 10^7 */
 
