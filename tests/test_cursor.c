@@ -380,6 +380,12 @@ static void object_next_and_find(void **state) {
   OK(fj_value_get_object(&root, &o));
   OK(fj_object_count(&o, &count));
   assert_int_equal(count, 4);
+  val = root; /* a NULL key is refused by both finds, the value zeroed */
+  EXPECT(fj_object_find(&o, NULL, &val), FJ_ERR_INVALID_ARG);
+  assert_null(val.parser);
+  val = root;
+  EXPECT(fj_object_findn(&o, NULL, 1, &val), FJ_ERR_INVALID_ARG);
+  assert_null(val.parser);
   static const char *const keys[] = {"a", "b", "c", "e"};
   for (int i = 0; i < 4; i++) {
     OK(fj_object_next(&o, &key, &val));
@@ -617,6 +623,16 @@ static void misuse_errors(void **state) {
   EXPECT(fj_array_next(&child, &v), FJ_ERR_OUT_OF_ORDER);
   OK(fj_array_next(&child2, &v));
   assert_int_equal(get_i64(&v), 3);
+  /* NULL keys and pointers are refused, their handles zeroed; the offset
+   * of a zeroed or NULL handle is 0 */
+  {
+    fj_value r2 = root, out = root;
+    EXPECT(fj_value_at_pointer(&r2, NULL, &out), FJ_ERR_INVALID_ARG);
+    assert_null(out.parser);
+    assert_int_equal(fj_value_offset(&out), 0);
+    assert_int_equal(fj_value_offset(NULL), 0);
+    assert_int_equal(fj_value_offset(&el), 9); /* "[[1, 2], [3]": the second element */
+  }
   /* reading a scalar after its parent closed */
   EXPECT(fj_array_next(&child2, NULL), FJ_END);
   EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_OUT_OF_ORDER);

@@ -349,7 +349,8 @@ FJ_API fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, s
 FJ_API fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len);
 
 /** Byte offset of the value's first byte in the input. Never fails for a
- *  handle the library filled in. */
+ *  handle the library filled in; 0 for NULL or a zeroed handle (what a
+ *  failed call leaves). */
 FJ_API size_t fj_value_offset(const fj_value *v);
 
 /** Skips the value if it is the cursor's current one (a container is
@@ -371,6 +372,7 @@ FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
 
 /** The next element. Passes over whatever of the previous element was not
  *  read. Returns FJ_END after the last element (and on every later call).
+ *  `elem` may be NULL: the element is then stepped over unread.
  *  @return FJ_OK with *elem set; FJ_END; FJ_ERR_INVALID_ARG (`a` NULL or a
  *          zeroed `*a`); FJ_ERR_EXPECTED_VALUE;
  *          FJ_ERR_EXPECTED_COMMA; FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT
@@ -441,7 +443,7 @@ FJ_API fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_l
  *  @return FJ_OK; FJ_ERR_NO_SUCH_FIELD; the errors of fj_object_next(). */
 FJ_API fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value);
 
-/** fj_object_findn() for a NUL-terminated key. */
+/** fj_object_findn() for a NUL-terminated key (NULL: FJ_ERR_INVALID_ARG). */
 FJ_API fj_error fj_object_find(fj_object *o, const char *key, fj_value *value);
 
 /** Counts the fields of the object, like fj_array_count(): from the
@@ -465,7 +467,8 @@ FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
  *          the errors of the cursor calls. */
 FJ_API fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj_value *out);
 
-/** fj_value_at_pointern() for a NUL-terminated pointer. */
+/** fj_value_at_pointern() for a NUL-terminated pointer (NULL:
+ *  FJ_ERR_INVALID_ARG; "" is `v` itself). */
 FJ_API fj_error fj_value_at_pointer(const fj_value *v, const char *ptr, fj_value *out);
 
 /* ---- inline fast paths ----------------------------------------------------

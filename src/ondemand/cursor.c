@@ -538,7 +538,7 @@ static inline bool table_hit(fj_object *o, const char *key, size_t key_len, fj_v
 }
 
 fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
-  if (FJ_UNLIKELY(!o || !o->parser || (!key && key_len))) return FJ_ERR_INVALID_ARG;
+  if (FJ_UNLIKELY(!o || !o->parser || (!key && key_len))) return refused(FJ_ERR_INVALID_ARG, value);
   bool has_bs = false;
   if (key_len <= 16) /* the usual key: a short loop beats a call to memchr */
     for (size_t i = 0; i < key_len; i++)
@@ -551,6 +551,7 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
 }
 
 fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
+  if (FJ_UNLIKELY(!key)) return fj_object_findn(o, NULL, 1, value); /* as findn refuses it */
   if (FJ_UNLIKELY(!o || !o->parser)) return FJ_ERR_INVALID_ARG;
   size_t n = 0;
   bool has_bs = false;
@@ -611,4 +612,6 @@ fj_error fj_object_count(fj_object *o, size_t *count) {
   return count_children(o->parser, o->start, o->depth - 1, count);
 }
 
-size_t fj_value_offset(const fj_value *v) { return fj__offset(v->parser, v->pos); }
+size_t fj_value_offset(const fj_value *v) {
+  return v && v->parser ? fj__offset(v->parser, v->pos) : 0; /* a zeroed handle: 0 */
+}

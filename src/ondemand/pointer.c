@@ -90,5 +90,6 @@ fj_error fj_value_at_pointern(const fj_value *v, const char *ptr, size_t len, fj
 }
 
 fj_error fj_value_at_pointer(const fj_value *v, const char *ptr, fj_value *out) {
-  return fj_value_at_pointern(v, ptr, ptr ? strlen(ptr) : 0, out);
+  /* NULL is no pointer (the empty one, the value itself, is "") */
+  return fj_value_at_pointern(v, ptr, ptr ? strlen(ptr) : 1, out);
 }
