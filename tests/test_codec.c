@@ -925,6 +925,140 @@ static void test_descriptors_name_len(void **state) {
   free(json);
 }
 
+/* fj_desc_check() accepts the Document tables and names the first bad
+ * field of each broken copy; reads and writes refuse the NULL pointers of
+ * a broken table without crashing; a write refuses an absent required
+ * field that is not nullable. */
+static void test_descriptor_checks(void **state) {
+  (void)state;
+  const fj_field_desc *bad = NULL;
+  OK(fj_desc_check(&document_desc, &bad));
+  assert_null(bad);
+  assert_int_equal(fj_desc_check(NULL, &bad), FJ_ERR_INVALID_ARG);
+  sized_tables t;
+  for (int k = 0; k < 9; k++) {
+    make_sized(&t);
+    fj_field_desc *f = &t.item[1]; /* qty, int32 */
+    switch (k) {
+    case 0: f->name = NULL; break;
+    case 1: f->name_len = 2; break; /* "qty" is 3 */
+    case 2: f->offset = sizeof(Document_items_item) - 2; break;
+    case 3: f->has_offset = sizeof(Document_items_item); break;
+    case 4: f->type = FJ_FIELD_RECORD; break;                  /* no record */
+    case 5: f->type = FJ_FIELD_ENUM, f->enum_count = 2; break; /* no strings */
+    case 6: f = &t.doc[3], f->elem = FJ_FIELD_ARRAY; break;
+    case 7: f = &t.doc[3], f->elem_size = 1; break;
+    case 8: f = &t.doc[2], f->record = NULL; break;
+    }
+    EXPECT(fj_desc_check(&t.doc_desc, &bad), FJ_ERR_INVALID_ARG);
+    assert_ptr_equal(bad, f);
+  }
+  /* the pointers a read or write follows: refused, not followed */
+  size_t len;
+  char *json = payload("document", &len);
+  for (int k = 0; k < 3; k++) {
+    make_sized(&t);
+    if (k == 0) t.doc[2].record = NULL;
+    if (k == 1) t.doc[1].enum_values = NULL;
+    if (k == 2) t.meta[0].name = NULL;
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    Document x;
+    fj_decode_error e;
+    EXPECT(fj_desc_read(NULL, json, len, &a, 0, &t.doc_desc, &x, &e), FJ_ERR_INVALID_ARG);
+    fj_arena_free(&a);
+    OK(fj_desc_read(NULL, json, len, &a, 0, &document_desc, &x, &e));
+    fj_buffer b = {0};
+    fj_writer *w;
+    OK(fj_writer_new(&w, NULL, fj_sink_buffer(&b)));
+    EXPECT(fj_desc_write(w, &t.doc_desc, &x), FJ_ERR_INVALID_ARG);
+    fj_writer_free(w);
+    fj_buffer_free(&b);
+    fj_arena_free(&a);
+  }
+  /* an absent required field: null if nullable, else refused */
+  {
+    make_sized(&t);
+    t.doc[4].flags = FJ_FIELD_REQUIRED | FJ_FIELD_NULLABLE; /* note, has_note false */
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    Document x;
+    fj_decode_error e;
+    OK(fj_desc_read(NULL, json, len, &a, 0, &document_desc, &x, &e));
+    x.has_note = false;
+    fj_buffer b = {0};
+    fj_writer *w;
+    OK(fj_writer_new(&w, NULL, fj_sink_buffer(&b)));
+    OK(fj_desc_write(w, &t.doc_desc, &x));
+    OK(fj_writer_finish(w));
+    assert_non_null(strstr((char *)b.data, "\"note\":null"));
+    fj_writer_free(w);
+    fj_buffer_free(&b);
+    t.doc[4].flags = FJ_FIELD_REQUIRED;
+    OK(fj_writer_new(&w, NULL, fj_sink_buffer(&b)));
+    EXPECT(fj_desc_write(w, &t.doc_desc, &x), FJ_ERR_INVALID_ARG);
+    fj_writer_free(w);
+    fj_buffer_free(&b);
+    fj_arena_free(&a);
+  }
+  free(json);
+}
+
+/* A recursive table read from input nested far deeper than the codecs
+ * read, with the parser allowed any depth: FJ_ERR_DEPTH, not a stack
+ * overflow. */
+typedef struct tree_node {
+  struct tree_node *child;
+} tree_node;
+static const fj_record_desc tree_desc;
+static const fj_field_desc tree_fields[] = {{.name = "child",
+                                             .offset = offsetof(tree_node, child),
+                                             .type = FJ_FIELD_RECORD_PTR,
+                                             .has_offset = FJ_NO_HAS_FLAG,
+                                             .record = &tree_desc}};
+static const fj_record_desc tree_desc = {"Tree", sizeof(tree_node), tree_fields, 1, -1, -1};
+
+static void test_descriptor_depth(void **state) {
+  (void)state;
+  OK(fj_desc_check(&tree_desc, NULL));
+  enum { DEEP = 50000 };
+  char *json = malloc(DEEP * 10 + 4), *o = json;
+  assert_non_null(json);
+  for (int i = 0; i < DEEP; i++)
+    o += sprintf(o, "{\"child\":");
+  o += sprintf(o, "{}");
+  for (int i = 0; i < DEEP; i++)
+    *o++ = '}';
+  fj_parser *p;
+  fj_parser_options opt = {FJ_MAX_DEPTH, 0, NULL};
+  OK(fj_parser_new(&p, &opt));
+  for (size_t depth = FJ_DECODE_MAX_DEPTH - 1; depth <= FJ_DECODE_MAX_DEPTH + 1; depth++) {
+    /* `depth` objects: the innermost {} at depth levels */
+    size_t skip = DEEP + 1 - depth; /* outer wrappers left out */
+    const char *doc = json + skip * 9;
+    size_t n = (size_t)(o - json) - skip * 9 - skip;
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    tree_node root;
+    fj_decode_error e;
+    fj_error r = fj_desc_read(p, doc, n, &a, 0, &tree_desc, &root, &e);
+    if (depth <= FJ_DECODE_MAX_DEPTH)
+      OK(r);
+    else
+      EXPECT(r, FJ_ERR_DEPTH);
+    fj_arena_free(&a);
+  }
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  tree_node root;
+  fj_decode_error e;
+  EXPECT(fj_desc_read(p, json, (size_t)(o - json), &a, 0, &tree_desc, &root, &e), FJ_ERR_DEPTH);
+  assert_non_null(strstr(e.message, "FJ_DECODE_MAX_DEPTH"));
+  fj_arena_free(&a);
+  fj_parser_free(p);
+  free(json);
+}
+
 /* ---- the generator's schema errors ------------------------------------------------ */
 
 /* Runs fastjson-gen on `schema`; returns its exit status and its stderr in buf. */
@@ -1008,6 +1142,8 @@ int main(void) {
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_descriptors_match_generated),
       cmocka_unit_test(test_descriptors_name_len),
+      cmocka_unit_test(test_descriptor_checks),
+      cmocka_unit_test(test_descriptor_depth),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

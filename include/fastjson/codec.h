@@ -96,6 +96,13 @@ enum fj_decode_flags {
   FJ_DECODE_DUPLICATES_LAST_WINS = 1u << 1
 };
 
+/** Deepest nesting the struct codecs read, in levels of arrays and objects
+ *  (the root object is level 1): their readers recurse on the C stack, a few
+ *  hundred bytes a level, so a parser allowed deeper input (max_depth up to
+ *  FJ_MAX_DEPTH) still gets FJ_ERR_DEPTH here rather than a stack overflow.
+ *  The parser's own limit (1024 by default) applies first. */
+#define FJ_DECODE_MAX_DEPTH 1024u
+
 /** Longest JSON Pointer kept in an error, in bytes with its NUL; a deeper
  *  path keeps its innermost part and starts with "/...". */
 #define FJ_DECODE_PATH_MAX 256
@@ -634,8 +641,26 @@ FJ_API fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_re
 /** Writes a described struct as generated writers do: fields in table
  *  order, absent optional ones omitted, absent required nullable ones null.
  *  @return the writer's errors; FJ_ERR_INVALID_ARG for an enum value out of
- *          range. */
+ *          range, an absent required field that is not nullable (the reader
+ *          would refuse the output), or a table fj_desc_check() refuses for
+ *          a NULL name, nested table or enum strings. */
 FJ_API fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in);
+
+/** Checks a descriptor table and every table it reaches, once, before
+ *  use: fj_desc_read() and fj_desc_write() trust a table's offsets, sizes
+ *  and name_len (checking them on every call cost up to 40% of their
+ *  time), and a wrong one is undefined behaviour, as a wrong size given to
+ *  memcpy is; they do refuse NULL names, nested tables and enum strings
+ *  (FJ_ERR_INVALID_ARG). A field is good when it has a name, a name_len of
+ *  0 or strlen(name), its member (and has-flag, if any) inside the struct's
+ *  `size` bytes, the nested table its type needs, enum strings when it has
+ *  an enum count, and, for arrays, an element type other than array whose
+ *  elem_size is at least that type's size.
+ *  @param bad  receives the first bad field, or NULL (may be NULL).
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`desc` NULL, a table with more than
+ *          256 fields or no field array, a bad field: *bad, or more than
+ *          256 distinct tables reached). */
+FJ_API fj_error fj_desc_check(const fj_record_desc *desc, const fj_field_desc **bad);
 
 #ifdef __cplusplus
 }

@@ -460,6 +460,11 @@ fj_error fj_decode_alloc(fj_decoder *d, const fj_value *v, size_t size, void **o
 
 /* ---- policies --------------------------------------------------------------- */
 
+fj_error fj__decode_depth_error(fj_decoder *d, const fj_value *v) {
+  return fj_decode_fail(d, FJ_ERR_DEPTH, fj_value_offset(v),
+                        "nested deeper than %u levels (FJ_DECODE_MAX_DEPTH)", FJ_DECODE_MAX_DEPTH);
+}
+
 fj_error fj_decode_missing(fj_decoder *d, const fj_object *o, const char *field) {
   return fj_decode_fail(d, FJ_ERR_NO_SUCH_FIELD, fj__offset(d->parser, o->start),
                         "missing required field \"%s\"", field);

@@ -14,8 +14,85 @@
 
 static fj_error read_record(fj_decoder *d, fj_object *o, const fj_record_desc *desc, char *out);
 
+/* Arrays share the generated layout: {T *items; size_t count;}. */
+typedef struct any_array {
+  char *items;
+  size_t count;
+} any_array;
+
+/* The bytes a member of type t takes in its struct (an element's for
+ * arrays); 0 for no such type. */
+static size_t member_size(fj_field_type t, const fj_record_desc *record) {
+  switch (t) {
+  case FJ_FIELD_BOOL: return sizeof(bool);
+  case FJ_FIELD_INT32: return sizeof(int32_t);
+  case FJ_FIELD_INT64: return sizeof(int64_t);
+  case FJ_FIELD_UINT64: return sizeof(uint64_t);
+  case FJ_FIELD_DOUBLE: return sizeof(double);
+  case FJ_FIELD_STRING: return sizeof(fj_str);
+  case FJ_FIELD_ENUM: return sizeof(int);
+  case FJ_FIELD_RECORD: return record ? record->size : 0;
+  case FJ_FIELD_RECORD_PTR: return sizeof(void *);
+  case FJ_FIELD_ARRAY: return sizeof(any_array);
+  }
+  return 0;
+}
+
+/* Whether field f of a struct of `size` bytes is one the codecs can use: a
+ * name (and a name_len that ends it), a member and has-flag inside the
+ * struct, the nested table or enum strings its type needs, array elements
+ * of a known type other than arrays and at least as big as that type. */
+static bool field_ok(const fj_field_desc *f, size_t size) {
+  if (!f->name || (f->name_len && f->name[f->name_len] != '\0')) return false;
+  size_t m = member_size(f->type, f->record);
+  if (!m || f->offset > size || m > size - f->offset) return false;
+  if (f->has_offset != FJ_NO_HAS_FLAG && f->has_offset >= size) return false;
+  fj_field_type t = f->type == FJ_FIELD_ARRAY ? f->elem : f->type;
+  if (f->type == FJ_FIELD_ARRAY && (t == FJ_FIELD_ARRAY || !member_size(t, f->record) ||
+                                    f->elem_size < member_size(t, f->record)))
+    return false;
+  if ((t == FJ_FIELD_RECORD || t == FJ_FIELD_RECORD_PTR) && !f->record) return false;
+  return t != FJ_FIELD_ENUM || !f->enum_count || f->enum_values;
+}
+
+#define CHECK_MAX 256 /* distinct tables fj_desc_check() follows */
+
+fj_error fj_desc_check(const fj_record_desc *desc, const fj_field_desc **bad) {
+  const fj_record_desc *todo[CHECK_MAX]; /* every table met, in order; [next, n) unchecked */
+  size_t n = 0, next = 0;
+  if (bad) *bad = NULL;
+  if (!desc) return FJ_ERR_INVALID_ARG;
+  todo[n++] = desc;
+  while (next < n) {
+    const fj_record_desc *r = todo[next++];
+    if (r->nfields > MAX_FIELDS || (!r->fields && r->nfields)) return FJ_ERR_INVALID_ARG;
+    for (size_t i = 0; i < r->nfields; i++) {
+      const fj_field_desc *f = &r->fields[i];
+      if (!field_ok(f, r->size)) {
+        if (bad) *bad = f;
+        return FJ_ERR_INVALID_ARG;
+      }
+      if (!f->record) continue;
+      size_t k = 0;
+      while (k < n && todo[k] != f->record)
+        k++;
+      if (k < n) continue; /* met before: checked, or queued */
+      if (n == CHECK_MAX) return FJ_ERR_INVALID_ARG;
+      todo[n++] = f->record;
+    }
+  }
+  return FJ_OK;
+}
+
 static bool *has_flag(const fj_field_desc *f, char *out) {
   return f->has_offset == FJ_NO_HAS_FLAG ? NULL : (bool *)(out + f->has_offset);
+}
+
+/* A field whose table entry the reader cannot use (fj_desc_check() names
+ * them all). */
+static fj_error bad_table(fj_decoder *d, const fj_value *v, const fj_field_desc *f) {
+  return fj_decode_fail(d, FJ_ERR_INVALID_ARG, fj_value_offset(v), "bad descriptor for \"%s\"",
+                        f->name ? f->name : "");
 }
 
 static fj_error read_enum(fj_decoder *d, const fj_value *v, const fj_field_desc *f, int *out) {
@@ -23,6 +100,7 @@ static fj_error read_enum(fj_decoder *d, const fj_value *v, const fj_field_desc 
   size_t n;
   fj_error e = fj_decode_string_view(d, v, &s, &n);
   if (e) return e;
+  if (!f->enum_values && f->enum_count) return bad_table(d, v, f);
   for (size_t i = 0; i < f->enum_count; i++)
     if (strlen(f->enum_values[i]) == n && memcmp(f->enum_values[i], s, n) == 0) {
       *out = (int)i;
@@ -33,6 +111,7 @@ static fj_error read_enum(fj_decoder *d, const fj_value *v, const fj_field_desc 
 
 static fj_error read_object_value(fj_decoder *d, const fj_value *v, const fj_record_desc *r,
                                   char *out) {
+  if (FJ_UNLIKELY(fj__decode_too_deep(d))) return fj__decode_depth_error(d, v);
   fj_object o;
   if (FJ_UNLIKELY(fj_value_get_object(v, &o) != FJ_OK)) {
     /* the type's name goes into the message: formatted only for the error */
@@ -54,8 +133,11 @@ static fj_error read_one(fj_decoder *d, const fj_value *v, const fj_field_desc *
   case FJ_FIELD_DOUBLE: return fj_decode_double(d, v, (double *)dst);
   case FJ_FIELD_STRING: return fj_decode_string(d, v, (fj_str *)dst);
   case FJ_FIELD_ENUM: return read_enum(d, v, f, (int *)dst);
-  case FJ_FIELD_RECORD: return read_object_value(d, v, f->record, dst);
+  case FJ_FIELD_RECORD:
+    if (!f->record) break;
+    return read_object_value(d, v, f->record, dst);
   case FJ_FIELD_RECORD_PTR: {
+    if (!f->record) break;
     void *p;
     fj_error e = fj_decode_alloc(d, v, f->record->size, &p);
     if (e) return e;
@@ -64,15 +146,8 @@ static fj_error read_one(fj_decoder *d, const fj_value *v, const fj_field_desc *
   }
   case FJ_FIELD_ARRAY: break;
   }
-  return fj_decode_fail(d, FJ_ERR_INVALID_ARG, fj_value_offset(v), "bad descriptor for \"%s\"",
-                        f->name);
+  return bad_table(d, v, f);
 }
-
-/* Arrays share the generated layout: {T *items; size_t count;}. */
-typedef struct any_array {
-  char *items;
-  size_t count;
-} any_array;
 
 static fj_error read_array(fj_decoder *d, const fj_value *v, const fj_field_desc *f,
                            any_array *out) {
@@ -128,6 +203,10 @@ static fj_error read_record(fj_decoder *d, fj_object *o, const fj_record_desc *r
   if (r->nfields > MAX_FIELDS)
     return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "descriptor %s has more than 256 fields",
                           r->name ? r->name : "");
+  for (size_t i = 0; i < r->nfields; i++) /* names are compared without a check */
+    if (FJ_UNLIKELY(!r->fields[i].name))
+      return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "descriptor %s: field %zu has no name",
+                            r->name ? r->name : "", i);
   memset(out, 0, r->size);
   const bool unknown_error = policy(r->unknown_error, d->flags, FJ_DECODE_UNKNOWN_FIELDS_ERROR);
   const bool last_wins = policy(r->last_wins, d->flags, FJ_DECODE_DUPLICATES_LAST_WINS);
@@ -189,13 +268,13 @@ fj_error fj_desc_read(fj_parser *parser, const void *json, size_t len, fj_arena 
 
 /* ---- writing ----------------------------------------------------------------- */
 
-/* The key lengths of the first KEY_CACHE record types met below the root,
- * measured once per fj_desc_write() call rather than once per field written
- * (strlen() was 14% of write_struct/fastjson-desc/company, an array of
- * records with a record in each). LEN_UNKNOWN: measure when written (a name
- * of 255 bytes or more, a field beyond MAX_FIELDS, or a type beyond the
- * cache). The root record measures each key as it writes it: measured up
- * front, flat and abc (one record) lost 10-15%. */
+/* The first KEY_CACHE record types met in one fj_desc_write() call, the
+ * root first: each has its key lengths measured
+ * once (fj_field_desc.name_len, or counted) rather than once per field
+ * written (strlen() was 14% of write_struct/fastjson-desc/company, an array
+ * of records with a record in each). LEN_UNKNOWN: measure when written (a
+ * name of 255 bytes or more, or a type beyond the cache, checked each time
+ * it is met). */
 #define KEY_CACHE 8
 #define LEN_UNKNOWN 255u
 
@@ -205,22 +284,6 @@ typedef struct write_ctx {
   unsigned n;
 } write_ctx;
 
-static const uint8_t *key_lens(write_ctx *c, const fj_record_desc *desc) {
-  for (unsigned i = 0; i < c->n; i++)
-    if (c->desc[i] == desc) return c->lens[i];
-  if (c->n == KEY_CACHE) return NULL;
-  uint8_t *lens = c->lens[c->n];
-  for (size_t i = 0; i < desc->nfields && i < MAX_FIELDS; i++) {
-    size_t n = strlen(desc->fields[i].name);
-    lens[i] = (uint8_t)(n < LEN_UNKNOWN ? n : LEN_UNKNOWN);
-  }
-  c->desc[c->n] = desc;
-  return c->lens[c->n++];
-}
-
-static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *desc,
-                             const char *base, const uint8_t *lens);
-
 /* strlen() in line for the common short name: a call to the library's
  * costs more than counting a few bytes (write_struct abc: 26 1-byte keys). */
 static inline size_t name_len(const char *s) {
@@ -228,6 +291,34 @@ static inline size_t name_len(const char *s) {
     if (!s[n]) return n;
   return 16 + strlen(s + 16);
 }
+
+/* A record type met in this call: checked the first time (FJ_ERR_INVALID_ARG
+ * for a table the codecs cannot use), and *lens its key lengths from the
+ * cache, or NULL (measured when written) beyond it. */
+static fj_error prepare(write_ctx *c, const fj_record_desc *desc, const uint8_t **lens) {
+  for (unsigned i = 0; i < c->n; i++)
+    if (c->desc[i] == desc) {
+      *lens = c->lens[i];
+      return FJ_OK;
+    }
+  *lens = NULL;
+  if (!desc || desc->nfields > MAX_FIELDS || (!desc->fields && desc->nfields))
+    return FJ_ERR_INVALID_ARG;
+  if (c->n == KEY_CACHE) return FJ_OK;
+  uint8_t *l = c->lens[c->n];
+  for (size_t i = 0; i < desc->nfields; i++) {
+    const fj_field_desc *f = &desc->fields[i];
+    size_t n = f->name_len ? f->name_len : f->name ? name_len(f->name) : 0;
+    l[i] = (uint8_t)(n < LEN_UNKNOWN ? n : LEN_UNKNOWN);
+  }
+  c->desc[c->n] = desc;
+  *lens = l;
+  c->n++;
+  return FJ_OK;
+}
+
+static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *desc,
+                             const char *base, const uint8_t *lens);
 
 static fj_error write_one(write_ctx *c, fj_writer *w, const fj_field_desc *f, fj_field_type t,
                           const char *src) {
@@ -243,12 +334,17 @@ static fj_error write_one(write_ctx *c, fj_writer *w, const fj_field_desc *f, fj
   }
   case FJ_FIELD_ENUM: {
     int i = *(const int *)src;
-    if (i < 0 || (size_t)i >= f->enum_count) return FJ_ERR_INVALID_ARG;
+    if (i < 0 || (size_t)i >= f->enum_count || !f->enum_values) return FJ_ERR_INVALID_ARG;
     return fj_writer_string(w, f->enum_values[i]);
   }
-  case FJ_FIELD_RECORD: return write_record(c, w, f->record, src, key_lens(c, f->record));
-  case FJ_FIELD_RECORD_PTR:
-    return write_record(c, w, f->record, *(const char *const *)src, key_lens(c, f->record));
+  case FJ_FIELD_RECORD:
+  case FJ_FIELD_RECORD_PTR: {
+    const char *rec = t == FJ_FIELD_RECORD ? src : *(const char *const *)src;
+    if (!rec) return fj_writer_null(w); /* an array's NULL element */
+    const uint8_t *lens;
+    fj_error e = prepare(c, f->record, &lens);
+    return e ? e : write_record(c, w, f->record, rec, lens);
+  }
   case FJ_FIELD_ARRAY: {
     const any_array *a = (const any_array *)src;
     if (a->count && !a->items) return FJ_ERR_INVALID_ARG;
@@ -260,7 +356,8 @@ static fj_error write_one(write_ctx *c, fj_writer *w, const fj_field_desc *f, fj
         e = fj_writer_stringn(w, s->data, s->len);
       }
     } else if (f->elem == FJ_FIELD_RECORD && a->count) {
-      const uint8_t *lens = key_lens(c, f->record);
+      const uint8_t *lens;
+      if (!e) e = prepare(c, f->record, &lens);
       for (size_t i = 0; !e && i < a->count; i++)
         e = write_record(c, w, f->record, a->items + i * f->elem_size, lens);
     } else {
@@ -291,7 +388,7 @@ static fj_error write_member(fj_writer *w, const fj_field_desc *f, size_t n, con
   }
   case FJ_FIELD_ENUM: {
     int i = *(const int *)src;
-    if (i < 0 || (size_t)i >= f->enum_count) return FJ_END;
+    if (i < 0 || (size_t)i >= f->enum_count || !f->enum_values) return FJ_END;
     return fj_writer_member_stringn(w, k, n, f->enum_values[i], strlen(f->enum_values[i]));
   }
   default: return FJ_END;
@@ -309,6 +406,16 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
                    : f->has_offset == FJ_NO_HAS_FLAG ? true
                                                      : *(const bool *)(base + f->has_offset);
     if (!present && !(f->flags & FJ_FIELD_REQUIRED)) continue;
+    /* required and absent: null when the field allows it, else the struct
+     * is not one the reader would accept */
+    if (!present && !(f->flags & FJ_FIELD_NULLABLE)) {
+      e = FJ_ERR_INVALID_ARG;
+      break;
+    }
+    if (FJ_UNLIKELY(!f->name)) {
+      e = FJ_ERR_INVALID_ARG;
+      break;
+    }
     size_t n = f->name_len                                        ? f->name_len
                : lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i]
                                                                   : name_len(f->name);
@@ -323,5 +430,8 @@ fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in)
   if (!desc || !in) return FJ_ERR_INVALID_ARG;
   write_ctx c;
   c.n = 0;
+  /* the root's key lengths are measured as written: a table of one record
+   * (flat, abc) wrote 7% slower through prepare() */
+  if (desc->nfields > MAX_FIELDS || (!desc->fields && desc->nfields)) return FJ_ERR_INVALID_ARG;
   return write_record(&c, w, desc, in, NULL);
 }

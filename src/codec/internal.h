@@ -18,4 +18,14 @@ bool fj__arena_extend(fj_arena *a, void *p, size_t old_size, size_t new_size);
 fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k, size_t *n,
                              fj_value *value);
 
+/* Whether a value at the cursor's current depth is nested deeper than the
+ * codecs read (FJ_DECODE_MAX_DEPTH): checked where a reader enters an
+ * object, before it recurses. */
+static inline bool fj__decode_too_deep(const fj_decoder *d) {
+  return fj__cursor_of(d->parser)->depth >= FJ_DECODE_MAX_DEPTH;
+}
+
+/* The error for it, described at value v. */
+fj_error fj__decode_depth_error(fj_decoder *d, const fj_value *v);
+
 #endif
