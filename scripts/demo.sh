@@ -9,6 +9,8 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFJ_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 doc=${FJ_DATA_DIR:-../shared/data}/corpus/twitter.json
 if [ ! -f "$doc" ]; then
+  echo "demo: $doc not found (set FJ_DATA_DIR to the folder holding corpus/);" \
+    "using a generated sample document instead" >&2
   doc=build/sample.json
   ./build/fastjson-sample 20000 >"$doc"
 fi

@@ -1121,6 +1121,17 @@ static void test_generator_errors(void **state) {
                             "\"$comment\": \"c\", \"properties\": {}}",
                             buf, sizeof buf),
                    0);
+  /* null is every nullable field's default already; a non-nullable one
+   * still refuses it */
+  assert_int_equal(generate("{\"type\": \"object\", \"properties\": {\"s\": {\"type\": "
+                            "[\"string\", \"null\"], \"default\": null}}}",
+                            buf, sizeof buf),
+                   0);
+  assert_int_equal(generate("{\"type\": \"object\", \"properties\": {\"s\": {\"type\": "
+                            "\"string\", \"default\": null}}}",
+                            buf, sizeof buf),
+                   1);
+  assert_non_null(strstr(buf, "/properties/s/default: default must be a string"));
 }
 
 int main(void) {

@@ -566,6 +566,8 @@ static void parse_record(type *t, jn *s, const char *ptr) {
       f->cname = fmt("%s_%d", base, k);
     f->t = parse_schema(props->kids[i], f->ptr, fmt("%s_%s", t->name, base), &f->nullable);
     f->def = member(props->kids[i], "default");
+    /* null, the default of every nullable field already: no default */
+    if (f->def && f->def->kind == J_NULL && f->nullable) f->def = NULL;
     t->nfields++;
   }
   if (req) {

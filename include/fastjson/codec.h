@@ -599,7 +599,8 @@ typedef struct fj_field_desc {
   /** strlen(name) in bytes, or 0. With 0, fj_desc_write() measures the
    *  name of every field it writes (a table filled once, with
    *  `sizeof "key" - 1` or strlen() at start-up, saves that: flat records
-   *  write about 15% faster). When not 0 it must equal strlen(name). */
+   *  write about 15% faster). When not 0 it must equal strlen(name):
+   *  fj_desc_check() checks it. */
   size_t name_len;
 } fj_field_desc;
 
