@@ -320,6 +320,14 @@ static void test_policy_errors(void **state) {
                       "/i64 at byte 18: -9223372036854775809 is out of range for int64");
   assert_string_equal(policy("{\"qty\": 1, \"i64\": 12345678901234567e3}", 0, NULL, &a),
                       "/i64 at byte 18: 12345678901234567e3 is not an integer (int64)");
+  /* the root record's end: what follows it is refused, whitespace is not */
+  assert_string_equal(policy("{\"qty\": 1} x", 0, NULL, &a),
+                      "(root) at byte 11: unexpected content after the end of the document");
+  assert_string_equal(policy("{\"qty\": 1}{}", 0, NULL, &a),
+                      "(root) at byte 10: unexpected content after the end of the document");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 2}]}]", 0, NULL, &a),
+                      "(root) at byte 33: unexpected content after the end of the document");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 2} ]} \n", 0, NULL, &a), "");
   assert_string_equal(policy("{\"qty\": 1.5}", 0, NULL, &a),
                       "/qty at byte 8: 1.5 is not an integer (int32)");
   assert_string_equal(policy("{\"qty\": \"7\"}", 0, NULL, &a),
@@ -506,7 +514,13 @@ static void test_union_nested_discriminator(void **state) {
       {"{\"bin\": {\"op\": \"+\", \"left\": {\"num\": 1}, \"right\": {\"neg\": {\"num\": \"x\"}}}}",
        "/bin/right/neg/num at byte 65: expected number, got string"},
       {"{\"bin\": {\"op\": \"+\", \"left\": {\"num\": 1}}}",
-       "/bin at byte 8: missing required field \"right\""}};
+       "/bin at byte 8: missing required field \"right\""},
+      /* a union's end, at the root and inside: what follows is refused */
+      {"{\"num\": 1} 2", "(root) at byte 11: unexpected content after the end of the document"},
+      {"{\"neg\": {\"num\": 1} \"x\"}",
+       "(root) at byte 19: expected ',' or the end of the array or object"},
+      {"{\"neg\": {\"num\": 1}}}",
+       "(root) at byte 19: unexpected content after the end of the document"}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     assert_int_not_equal(fj_read_Tree(NULL, bad[i][0], strlen(bad[i][0]), &a, 0, &t, &err), FJ_OK);
     assert_string_equal(err.message, bad[i][1]);

@@ -603,37 +603,57 @@ void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_re
   memset(seen, 0, (r->nfields + 63) / 64 * sizeof *seen);
 }
 
-/* The cursor's step to the next field, for the common shape only: false
- * (and nothing changed) for anything else. */
-static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos, fj_value *value) {
+/* What fast_next_field() found. */
+enum { FAST_GENERAL, FAST_FIELD, FAST_CLOSED };
+
+/* Leaves the object whose '}' is structural pos, as fj_object_next() does
+ * (the root's only when nothing follows it: the general step reports
+ * trailing content). FAST_GENERAL, having changed nothing, otherwise. */
+static inline int fast_close(fj_parser *p, fj_object *o, uint32_t pos, fj_value *value) {
+  if (FJ_UNLIKELY(o->depth == 1 && pos + 1 != p->hot.n)) return FAST_GENERAL;
+  p->hot.pos = pos + 1;
+  p->hot.depth--;
+  p->hot.cur = p->hot.open[p->hot.depth];
+  o->state = FJ_ITER_DONE;
+  memset(value, 0, sizeof *value); /* as the general step leaves it */
+  return FAST_CLOSED;
+}
+
+/* The cursor's step to the next field, for the common shapes only: a field
+ * (FAST_FIELD) or the object's end (FAST_CLOSED); FAST_GENERAL, having
+ * changed nothing, for anything else. Every record and every union ends
+ * here, so the end is worth taking without the call. */
+static inline int fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos, fj_value *value) {
   /* the handle's fields are read before o->state and o->last are stored: a
    * wide load over a fresh narrow store would stall store forwarding */
   const uint32_t depth = o->depth;
   const uint64_t serial = o->serial;
-  if (FJ_UNLIKELY(p->hot.cur != serial)) return false; /* directly inside: open, not done */
+  if (FJ_UNLIKELY(p->hot.cur != serial)) return FAST_GENERAL; /* open, not done */
   const uint8_t *buf = p->hot.buf;
   const uint32_t *idx = p->hot.idx, n = p->hot.n;
   uint32_t pos = p->hot.pos;
   if (pos == o->last) { /* the previous value was not entered: a scalar is one structural */
-    if (FJ_UNLIKELY(pos >= n)) return false;
+    if (FJ_UNLIKELY(pos >= n)) return FAST_GENERAL;
     uint8_t c = buf[idx[pos]];
-    if (c == '[' || c == '{') return false;
+    if (c == '[' || c == '{') return FAST_GENERAL;
     pos++;
   }
-  if (FJ_UNLIKELY(pos + 3 > n)) return false;
+  if (FJ_UNLIKELY(pos >= n)) return FAST_GENERAL;
   uint8_t c = buf[idx[pos]];
+  if (c == '}') return fast_close(p, o, pos, value);
+  if (FJ_UNLIKELY(pos + 3 > n)) return FAST_GENERAL;
   if (o->state == FJ_ITER_MIDDLE) {
-    if (FJ_UNLIKELY(c != ',' || ++pos + 3 > n)) return false;
+    if (FJ_UNLIKELY(c != ',' || ++pos + 3 > n)) return FAST_GENERAL;
     c = buf[idx[pos]];
   }
   const unsigned t = fj__type_of[buf[idx[pos + 2]]];
-  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return false;
+  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return FAST_GENERAL;
   *key_pos = pos;
   *value = fj__handle_t(p, pos + 2, depth, serial, t);
   p->hot.pos = pos + 2 + fj__type_is_scalar(t); /* as fj_object_next() */
   o->state = FJ_ITER_MIDDLE;
   o->last = pos + 2;
-  return true;
+  return FAST_FIELD;
 }
 
 /* The field named by key bytes `k` (raw: as written, compared only with
@@ -668,7 +688,9 @@ static fj_error check_required(fj_decoder *d, const fj_decode_fields *it) {
 static inline fj_error next_raw(fj_decoder *d, fj_object *o, uint32_t *key_pos, const char **k,
                                 size_t *n, fj_value *value) {
   fj_parser *p = d->parser;
-  if (FJ_UNLIKELY(!fast_next_field(p, o, key_pos, value))) {
+  const int r = fast_next_field(p, o, key_pos, value);
+  if (r == FAST_CLOSED) return FJ_END;
+  if (FJ_UNLIKELY(r == FAST_GENERAL)) {
     fj_value key;
     fj_error e = fj_object_next(o, &key, value);
     if (e) return e == FJ_END ? e : describe(d, e);
