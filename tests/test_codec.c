@@ -705,6 +705,30 @@ static void test_arena(void **state) {
   free(json);
 }
 
+/* An array element that fails before its record is entered (not an
+ * object) is left zeroed, as every element is, even in arena memory that
+ * an earlier document filled: record elements are zeroed once, when read. */
+static void test_failed_element_is_zeroed(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  const char *fill = "{\"qty\": 1, \"items\": [{\"qty\": 7, \"sku\": \"abcdefgh\"}, "
+                     "{\"qty\": 8, \"sku\": \"ijkl\"}, {\"qty\": 9, \"sku\": \"mn\"}]}";
+  assert_string_equal(policy(fill, 0, &p, &a), "");
+  assert_int_equal(p.items.count, 3);
+  assert_int_equal(p.items.items[1].qty, 8);
+  fj_arena_reset(&a); /* the same memory again, as it was left */
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 2}, 5]}", 0, &p, &a),
+                      "/items/1 at byte 33: expected object (Item), got number");
+  assert_int_equal(p.items.count, 2);
+  assert_int_equal(p.items.items[0].qty, 2);
+  Item zero;
+  memset(&zero, 0, sizeof zero);
+  assert_memory_equal(&p.items.items[1], &zero, sizeof zero);
+  fj_arena_free(&a);
+}
+
 /* A parser can be reused across documents; errors survive in *err. */
 static void test_reused_parser(void **state) {
   (void)state;
@@ -934,6 +958,7 @@ int main(void) {
       cmocka_unit_test(test_deep_recursion),
       cmocka_unit_test(test_million_brackets),
       cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_failed_element_is_zeroed),
       cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),

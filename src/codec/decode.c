@@ -387,10 +387,15 @@ fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
 
 /* ---- containers --------------------------------------------------------------- */
 
-fj_error fj_decode_object(fj_decoder *d, const fj_value *v, fj_object *o, const char *what) {
+static inline FJ_ALWAYS_INLINE fj_error decode_object(fj_decoder *d, const fj_value *v,
+                                                      fj_object *o, const char *what) {
   fj_error e = fj_value_get_object(v, o);
   if (e == FJ_ERR_WRONG_TYPE) return wrong_type(d, v, what);
   return describe(d, e);
+}
+
+fj_error fj_decode_object(fj_decoder *d, const fj_value *v, fj_object *o, const char *what) {
+  return decode_object(d, v, o, what);
 }
 
 fj_error fj_decode_array(fj_decoder *d, const fj_value *v, fj_array *a) {
@@ -813,7 +818,44 @@ static size_t kind_size(fj_member_kind k) {
   }
 }
 
+/* Makes room for twice as many elements (4 or 8 at first). */
+static fj_error grow(fj_decoder *d, const fj_array *a, size_t elem_size, void **items, size_t count,
+                     size_t *cap) {
+  size_t ncap = *cap ? *cap * 2 : elem_size <= 64 ? 8 : 4;
+  if (ncap < *cap || (elem_size && ncap > SIZE_MAX / elem_size))
+    return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "array too large");
+  void *m = *items;
+  if (!m || !fj__arena_extend(d->arena, m, *cap * elem_size, ncap * elem_size)) {
+    m = fj_arena_alloc(d->arena, ncap * elem_size);
+    if (!m)
+      return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "out of memory");
+    if (count) memcpy(m, *items, count * elem_size);
+  }
+  *items = m;
+  *cap = ncap;
+  return FJ_OK;
+}
+
+/* fj_decode_push(), zeroing the new element or not (`zero`). */
+static inline FJ_ALWAYS_INLINE fj_error push(fj_decoder *d, const fj_array *a, size_t elem_size,
+                                             void **items, size_t *count, size_t *cap, void **elem,
+                                             bool zero) {
+  fj_error e;
+  if (FJ_UNLIKELY(*count == *cap) && (e = grow(d, a, elem_size, items, *count, cap))) return e;
+  char *at = (char *)*items + *count * elem_size;
+  if (zero) memset(at, 0, elem_size);
+  (*count)++;
+  *elem = at;
+  return FJ_OK;
+}
+
+fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void **items,
+                        size_t *count, size_t *cap, void **elem) {
+  return push(d, a, elem_size, items, count, cap, elem, true);
+}
+
 static fj_error read_array(fj_decoder *d, const fj_decode_member *m, const fj_value *v, void *dst);
+static fj_error read_record(fj_decoder *d, const fj_value *v, const fj_decode_record *r, void *out);
 
 /* Value `v` as kind `k` into `dst` (a scalar, an enum, a const, a record). */
 static inline FJ_ALWAYS_INLINE fj_error read_kind(fj_decoder *d, fj_member_kind k,
@@ -832,7 +874,7 @@ static inline FJ_ALWAYS_INLINE fj_error read_kind(fj_decoder *d, fj_member_kind 
     if (!(e = read_choice(d, v, m->strings, &index))) memcpy(dst, &index, sizeof index);
     return e;
   case FJ_MEMBER_CONST: return read_choice(d, v, m->strings, &index);
-  case FJ_MEMBER_RECORD: return fj_decode_record_value(d, v, m->record, dst);
+  case FJ_MEMBER_RECORD: return read_record(d, v, m->record, dst);
   case FJ_MEMBER_ARRAY: return read_array(d, m, v, dst);
   case FJ_MEMBER_CUSTOM: break;
   }
@@ -857,7 +899,8 @@ static fj_error read_array(fj_decoder *d, const fj_decode_member *m, const fj_va
   out->items = NULL;
   out->count = 0;
   while ((e = fj_decode_next(d, &a, &elem)) == FJ_OK) {
-    if ((e = fj_decode_push(d, &a, size, &items, &out->count, &cap, &p))) return e;
+    /* a record element is zeroed by read_record(), once */
+    if ((e = push(d, &a, size, &items, &out->count, &cap, &p, k != FJ_MEMBER_RECORD))) return e;
     out->items = items;
     if (FJ_UNLIKELY(e = read_kind(d, k, m, &elem, p)))
       return fj_decode_path_index(d, out->count - 1, e);
@@ -872,7 +915,7 @@ static fj_error read_pointed(fj_decoder *d, const fj_decode_member *m, const fj_
   fj_error e = fj_decode_alloc(d, v, m->record->size, &p);
   if (e) return e;
   memcpy(dst, &p, sizeof p);
-  return fj_decode_record_value(d, v, m->record, p);
+  return read_record(d, v, m->record, p);
 }
 
 /* Value `v` of member `m` (field f) into struct `out`, with its has-flag. */
@@ -948,6 +991,22 @@ fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_decode_re
   return read_fields(d, o, r, out, many);
 }
 
+/* A nested record (a member, an array element, a pointed-to child) into
+ * `out`, which is never NULL here: entered and read without the exported
+ * wrappers below. `out` is zeroed first whatever happens (read_array()
+ * leaves that to here). */
+static fj_error read_record(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
+                            void *out) {
+  fj_object o;
+  fj_error e = decode_object(d, v, &o, r->what);
+  if (FJ_UNLIKELY(e) || FJ_UNLIKELY(r->nfields > 256)) {
+    memset(out, 0, r->size); /* as read_fields() leaves it, whatever fails before it */
+    return e ? e : fj_decode_record_fields(d, &o, r, out);
+  }
+  uint64_t seen[4];
+  return read_fields(d, &o, r, out, seen);
+}
+
 fj_error fj_decode_record_value(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
                                 void *out) {
   if (FJ_UNLIKELY(!out)) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "no struct to read into");
@@ -982,27 +1041,4 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
     }
   }
   return describe(d, fj_array_next(a, elem));
-}
-
-fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void **items,
-                        size_t *count, size_t *cap, void **elem) {
-  if (FJ_UNLIKELY(*count == *cap)) {
-    size_t ncap = *cap ? *cap * 2 : elem_size <= 64 ? 8 : 4;
-    if (ncap < *cap || (elem_size && ncap > SIZE_MAX / elem_size))
-      return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "array too large");
-    void *m = *items;
-    if (!m || !fj__arena_extend(d->arena, m, *cap * elem_size, ncap * elem_size)) {
-      m = fj_arena_alloc(d->arena, ncap * elem_size);
-      if (!m)
-        return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "out of memory");
-      if (*count) memcpy(m, *items, *count * elem_size);
-    }
-    *items = m;
-    *cap = ncap;
-  }
-  char *e = (char *)*items + *count * elem_size;
-  memset(e, 0, elem_size);
-  (*count)++;
-  *elem = e;
-  return FJ_OK;
 }
