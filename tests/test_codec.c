@@ -729,6 +729,39 @@ static void test_failed_element_is_zeroed(void **state) {
   fj_arena_free(&a);
 }
 
+/* Strings of 0 to 40 bytes, one after another in the arena, the last ones
+ * close to the input's end: each intact and NUL-terminated (short ones are
+ * copied 16 bytes at a time when the input has them). */
+static void test_string_copies(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  char json[4096], sku[64];
+  for (int last = 0; last <= 40; last++) {
+    size_t o = (size_t)snprintf(json, sizeof json, "{\"qty\": 1, \"items\": [");
+    for (int k = 0; k <= last; k++) {
+      for (int j = 0; j < k; j++)
+        sku[j] = (char)('a' + (j + k) % 26);
+      sku[k] = '\0';
+      o += (size_t)snprintf(json + o, sizeof json - o, "%s{\"qty\": %d, \"sku\": \"%s\"}",
+                            k ? ", " : "", k, sku);
+    }
+    snprintf(json + o, sizeof json - o, "]}");
+    assert_string_equal(policy(json, 0, &p, &a), "");
+    assert_int_equal(p.items.count, (size_t)last + 1);
+    for (int k = 0; k <= last; k++) {
+      const fj_str s = p.items.items[k].sku;
+      assert_int_equal(s.len, (size_t)k);
+      for (int j = 0; j < k; j++)
+        assert_int_equal(s.data[j], 'a' + (j + k) % 26);
+      assert_int_equal(s.data[k], '\0');
+    }
+    fj_arena_reset(&a);
+  }
+  fj_arena_free(&a);
+}
+
 /* A parser can be reused across documents; errors survive in *err. */
 static void test_reused_parser(void **state) {
   (void)state;
@@ -959,6 +992,7 @@ int main(void) {
       cmocka_unit_test(test_million_brackets),
       cmocka_unit_test(test_arena),
       cmocka_unit_test(test_failed_element_is_zeroed),
+      cmocka_unit_test(test_string_copies),
       cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),
