@@ -961,14 +961,20 @@ static inline FJ_ALWAYS_INLINE fj_error read_member(fj_decoder *d, const fj_deco
   return e;
 }
 
-/* Absent fields with a default get it, and their has-flag. */
+/* Absent fields with a default get it, and their has-flag. Only the
+ * absent ones are visited: a document that has every field (the common
+ * case) costs a test per word of seen-bits, not a look at every member. */
 static void apply_defaults(const fj_decode_fields *it, char *out) {
   const fj_decode_record *r = it->r;
-  for (uint32_t f = 0; f < r->nfields; f++) {
-    const fj_decode_member *m = &r->members[f];
-    if (!m->def || fj_decode_field_seen(it, (int)f)) continue;
-    memcpy(out + m->offset, m->def, kind_size((fj_member_kind)m->kind));
-    if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = true;
+  for (uint32_t w = 0; w < (r->nfields + 63) / 64; w++) {
+    uint64_t absent = ~it->seen[w];
+    if (r->nfields - w * 64 < 64) absent &= (UINT64_C(1) << (r->nfields - w * 64)) - 1;
+    for (; absent; absent &= absent - 1) {
+      const fj_decode_member *m = &r->members[w * 64 + (uint32_t)__builtin_ctzll(absent)];
+      if (!m->def) continue;
+      memcpy(out + m->offset, m->def, kind_size((fj_member_kind)m->kind));
+      if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = true;
+    }
   }
 }
 
