@@ -823,6 +823,47 @@ static void test_wide_record_defaults(void **state) {
 }
 #undef WIDE
 
+/* Doubles read into a struct against strtod: the short decimals the record
+ * reader converts itself ('-'?, 1-3 integer digits, 1-17 fraction digits,
+ * long ones past 2^53 included), then a field or the end, as prices are. */
+static void test_doubles_vs_strtod(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  long bad = 0;
+  for (int i = 0; i < 50000; i++) {
+    char num[40], json[128];
+    size_t o = 0;
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    uint64_t r = x >> 11;
+    if (r & 1) num[o++] = '-';
+    int id = 1 + (int)((r >> 1) % 3), fd = 1 + (int)((r >> 3) % 17);
+    for (int k = 0; k < id + fd; k++) {
+      x = x * 6364136223846793005u + 1442695040888963407u;
+      int dig = (x >> 40) % 4 ? (int)((x >> 33) % 10) : (x >> 45) & 1 ? 9 : 0; /* runs of 0, 9 */
+      if (k == 0 && id > 1 && !dig) dig = 1;
+      if (k == id) num[o++] = '.';
+      num[o++] = (char)('0' + dig);
+    }
+    num[o] = '\0';
+    if (i % 2)
+      snprintf(json, sizeof json, "{\"ratio\": %s, \"qty\": 1, \"name\": \"padding\"}", num);
+    else
+      snprintf(json, sizeof json, "{\"qty\": 1, \"ratio\": %s}", num);
+    const double want = strtod(num, NULL);
+    const char *m = policy(json, 0, &p, &a);
+    if (*m) printf("%s: %s\n", json, m);
+    assert_string_equal(m, "");
+    if (memcmp(&p.ratio, &want, sizeof want) != 0 && bad++ < 10)
+      printf("%s: %.17g, want %.17g\n", json, p.ratio, want);
+    fj_arena_reset(&a);
+  }
+  assert_int_equal(bad, 0);
+  fj_arena_free(&a);
+}
+
 /* A parser can be reused across documents; errors survive in *err. */
 static void test_reused_parser(void **state) {
   (void)state;
@@ -1055,6 +1096,7 @@ int main(void) {
       cmocka_unit_test(test_failed_element_is_zeroed),
       cmocka_unit_test(test_string_copies),
       cmocka_unit_test(test_wide_record_defaults),
+      cmocka_unit_test(test_doubles_vs_strtod),
       cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),

@@ -304,11 +304,30 @@ static inline FJ_ALWAYS_INLINE fj_error decode_uint64(fj_decoder *d, const fj_va
   return e ? number_error(d, v, e, "uint64") : FJ_OK;
 }
 
+/* The short decimal (prices, coordinates) converted here, without the
+ * call: w <= 2^53, so one exact division rounds correctly (Clinger). */
+static inline FJ_ALWAYS_INLINE bool short_double(const uint8_t *s, const uint8_t *end,
+                                                 double *out) {
+#if FJ_SWAR && FJ_HAVE_CLINGER
+  uint64_t w;
+  unsigned n;
+  int neg;
+  if (!fj__short_decimal_text(s, end, &w, &n, &neg) || w > (UINT64_C(1) << 53)) return false;
+  const double x = (double)w / fj__pow10_exact[n];
+  *out = neg ? -x : x;
+  return true;
+#else
+  (void)s, (void)end, (void)out;
+  return false;
+#endif
+}
+
 static inline FJ_ALWAYS_INLINE fj_error decode_double(fj_decoder *d, const fj_value *v,
                                                       double *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
+  if (FJ_LIKELY(s) && short_double(s, v->parser->hot.buf + v->parser->hot.len, out)) return FJ_OK;
   if (FJ_LIKELY(s) &&
       fj__parse_double(s, v->parser->hot.buf + v->parser->hot.len, out, &len) == FJ_OK &&
       number_ends(v->parser, s, len))
