@@ -864,6 +864,33 @@ static void test_doubles_vs_strtod(void **state) {
   fj_arena_free(&a);
 }
 
+/* fj_decode_alloc() gives zeroed memory also where an earlier document
+ * left bytes (the arena's inline bump step zeroes what it hands out). */
+static fj_error alloc_some(fj_decoder *d, const fj_value *v, void *out) {
+  for (size_t size = 1; size <= 200; size += 13) {
+    unsigned char *p;
+    fj_error e = fj_decode_alloc(d, v, size, (void **)&p);
+    if (e) return e;
+    for (size_t i = 0; i < size; i++)
+      if (p[i]) return FJ_ERR_INVALID_ARG;
+  }
+  *(bool *)out = true;
+  return FJ_OK;
+}
+
+static void test_decode_alloc_zeroed(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  memset(fj_arena_alloc(&a, 3000), 0xA5, 3000);
+  fj_arena_reset(&a);
+  fj_decode_error err;
+  bool done = false;
+  OK(fj_decode_document(NULL, "{}", 2, &a, 0, &err, alloc_some, &done));
+  assert_true(done);
+  fj_arena_free(&a);
+}
+
 /* A parser can be reused across documents; errors survive in *err. */
 static void test_reused_parser(void **state) {
   (void)state;
@@ -1097,6 +1124,7 @@ int main(void) {
       cmocka_unit_test(test_string_copies),
       cmocka_unit_test(test_wide_record_defaults),
       cmocka_unit_test(test_doubles_vs_strtod),
+      cmocka_unit_test(test_decode_alloc_zeroed),
       cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),

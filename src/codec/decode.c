@@ -499,6 +499,17 @@ fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_size, fj_s
 }
 
 fj_error fj_decode_alloc(fj_decoder *d, const fj_value *v, size_t size, void **out) {
+  /* the arena's bump step inline, as for strings: every pointed-to child
+   * (a recursive union's nodes) comes here */
+  fj_arena *a = d->arena;
+  const size_t rounded = (size + FJ_ARENA_ALIGN - 1) & ~(size_t)(FJ_ARENA_ALIGN - 1);
+  if (FJ_LIKELY(a->ptr && size && size < SIZE_MAX - FJ_ARENA_ALIGN &&
+                (size_t)(a->end - a->ptr) >= rounded)) {
+    *out = a->ptr;
+    a->ptr += rounded;
+    memset(*out, 0, size);
+    return FJ_OK;
+  }
   return alloc_zeroed(d, fj_value_offset(v), 1, size, out);
 }
 
@@ -1055,9 +1066,7 @@ static fj_error read_record(fj_decoder *d, const fj_value *v, const fj_decode_re
 fj_error fj_decode_record_value(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
                                 void *out) {
   if (FJ_UNLIKELY(!out)) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "no struct to read into");
-  fj_object o;
-  fj_error e = fj_decode_object(d, v, &o, r->what);
-  return e ? e : fj_decode_record_fields(d, &o, r, out);
+  return read_record(d, v, r, out);
 }
 
 fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
