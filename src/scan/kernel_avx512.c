@@ -86,16 +86,6 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base b, uint64_t bits) 
 }
 
 #include "scan/simd_block.h"
-
-/* The last n (1 to 63) bytes as a block padded with spaces, by a masked
- * load: the bytes outside the mask are not read (AVX-512 suppresses their
- * faults), so nothing past the input is touched. */
-#define FJ_K_HAVE_LOAD_TAIL
-static inline void fj_k_load_tail(fj_k_block *blk, const uint8_t *p, size_t n) {
-  const __mmask64 in = _bzhi_u64(~UINT64_C(0), (unsigned)n);
-  blk->v[0] = _mm512_mask_loadu_epi8(_mm512_set1_epi8(' '), in, (const void *)p);
-}
-
 #include "scan/stage1_impl.h"
 
 /* unvalidated minify (minify_impl.h): VBMI2 compresses the kept bytes into

@@ -17,11 +17,6 @@
  *   bool fj_k_utf8_valid(fj_k_utf8 *u)      after the last block: no error,
  *                                           no sequence left incomplete
  *
- * A kernel that can load the last, partial block without reading past the
- * input (masked loads) defines FJ_K_HAVE_LOAD_TAIL and
- *   void fj_k_load_tail(fj_k_block *b, const uint8_t *p, size_t n)
- * which loads the n (1 to 63) bytes at p followed by spaces; the others
- * copy the tail into a padded buffer.
  * A kernel with a faster way to turn a bitmask into offsets defines
  * FJ_K_HAVE_FLATTEN and its own fj_k_flatten, fj_k_base, fj_k_base_at and
  * fj_k_base_next (same contract as below).
@@ -203,18 +198,10 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
     i += 64;
   }
   if (i < len) { /* the tail, padded with spaces: never read past the input */
-#ifdef FJ_K_HAVE_LOAD_TAIL
-    /* no copy: in a small document the copy's call (the vector registers
-     * saved around it) and its narrow stores, which the block's wide load
-     * cannot forward from, took a third of stage 1 */
-    fj_k_load_tail(&a, buf + i, len - i);
-    fj_k_classify(&a, &ma);
-#else
     uint8_t tail[64];
     memset(tail, ' ', sizeof tail);
     memcpy(tail, buf + i, len - i);
     FJ_K_AHEAD(a, ma, tail);
-#endif
     FJ_K_STEP(a, ma);
     i += 64;
   }
