@@ -320,6 +320,14 @@ static void test_policy_errors(void **state) {
                       "/i64 at byte 18: -9223372036854775809 is out of range for int64");
   assert_string_equal(policy("{\"qty\": 1, \"i64\": 12345678901234567e3}", 0, NULL, &a),
                       "/i64 at byte 18: 12345678901234567e3 is not an integer (int64)");
+  /* the root record's end: what follows it is refused, whitespace is not */
+  assert_string_equal(policy("{\"qty\": 1} x", 0, NULL, &a),
+                      "(root) at byte 11: unexpected content after the end of the document");
+  assert_string_equal(policy("{\"qty\": 1}{}", 0, NULL, &a),
+                      "(root) at byte 10: unexpected content after the end of the document");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 2}]}]", 0, NULL, &a),
+                      "(root) at byte 33: unexpected content after the end of the document");
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 2} ]} \n", 0, NULL, &a), "");
   assert_string_equal(policy("{\"qty\": 1.5}", 0, NULL, &a),
                       "/qty at byte 8: 1.5 is not an integer (int32)");
   assert_string_equal(policy("{\"qty\": \"7\"}", 0, NULL, &a),
@@ -506,7 +514,13 @@ static void test_union_nested_discriminator(void **state) {
       {"{\"bin\": {\"op\": \"+\", \"left\": {\"num\": 1}, \"right\": {\"neg\": {\"num\": \"x\"}}}}",
        "/bin/right/neg/num at byte 65: expected number, got string"},
       {"{\"bin\": {\"op\": \"+\", \"left\": {\"num\": 1}}}",
-       "/bin at byte 8: missing required field \"right\""}};
+       "/bin at byte 8: missing required field \"right\""},
+      /* a union's end, at the root and inside: what follows is refused */
+      {"{\"num\": 1} 2", "(root) at byte 11: unexpected content after the end of the document"},
+      {"{\"neg\": {\"num\": 1} \"x\"}",
+       "(root) at byte 19: expected ',' or the end of the array or object"},
+      {"{\"neg\": {\"num\": 1}}}",
+       "(root) at byte 19: unexpected content after the end of the document"}};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     assert_int_not_equal(fj_read_Tree(NULL, bad[i][0], strlen(bad[i][0]), &a, 0, &t, &err), FJ_OK);
     assert_string_equal(err.message, bad[i][1]);
@@ -689,6 +703,192 @@ static void test_arena(void **state) {
   fj_arena_reset(NULL);
   assert_int_equal(fj_arena_size(&a), 0);
   free(json);
+}
+
+/* An array element that fails before its record is entered (not an
+ * object) is left zeroed, as every element is, even in arena memory that
+ * an earlier document filled: record elements are zeroed once, when read. */
+static void test_failed_element_is_zeroed(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  const char *fill = "{\"qty\": 1, \"items\": [{\"qty\": 7, \"sku\": \"abcdefgh\"}, "
+                     "{\"qty\": 8, \"sku\": \"ijkl\"}, {\"qty\": 9, \"sku\": \"mn\"}]}";
+  assert_string_equal(policy(fill, 0, &p, &a), "");
+  assert_int_equal(p.items.count, 3);
+  assert_int_equal(p.items.items[1].qty, 8);
+  fj_arena_reset(&a); /* the same memory again, as it was left */
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 2}, 5]}", 0, &p, &a),
+                      "/items/1 at byte 33: expected object (Item), got number");
+  assert_int_equal(p.items.count, 2);
+  assert_int_equal(p.items.items[0].qty, 2);
+  Item zero;
+  memset(&zero, 0, sizeof zero);
+  assert_memory_equal(&p.items.items[1], &zero, sizeof zero);
+  fj_arena_free(&a);
+}
+
+/* Strings of 0 to 40 bytes, one after another in the arena, the last ones
+ * close to the input's end: each intact and NUL-terminated (short ones are
+ * copied 16 bytes at a time when the input has them). */
+static void test_string_copies(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  char json[4096], sku[64];
+  for (int last = 0; last <= 40; last++) {
+    size_t o = (size_t)snprintf(json, sizeof json, "{\"qty\": 1, \"items\": [");
+    for (int k = 0; k <= last; k++) {
+      for (int j = 0; j < k; j++)
+        sku[j] = (char)('a' + (j + k) % 26);
+      sku[k] = '\0';
+      o += (size_t)snprintf(json + o, sizeof json - o, "%s{\"qty\": %d, \"sku\": \"%s\"}",
+                            k ? ", " : "", k, sku);
+    }
+    snprintf(json + o, sizeof json - o, "]}");
+    assert_string_equal(policy(json, 0, &p, &a), "");
+    assert_int_equal(p.items.count, (size_t)last + 1);
+    for (int k = 0; k <= last; k++) {
+      const fj_str s = p.items.items[k].sku;
+      assert_int_equal(s.len, (size_t)k);
+      for (int j = 0; j < k; j++)
+        assert_int_equal(s.data[j], 'a' + (j + k) % 26);
+      assert_int_equal(s.data[k], '\0');
+    }
+    fj_arena_reset(&a);
+  }
+  fj_arena_free(&a);
+}
+
+/* Defaults of a record of 71 fields (two words of seen-bits), built by
+ * hand as the generator would: absent fields get theirs and their has-flag,
+ * present ones keep what they read, on both sides of bit 64. */
+#define WIDE 71
+typedef struct Wide {
+  int32_t v[WIDE];
+  bool has[WIDE];
+} Wide;
+
+static fj_error read_wide(fj_decoder *d, const fj_value *v, void *out) {
+  static char names[WIDE][4];
+  static const char *name_ptrs[WIDE];
+  static uint32_t lens[WIDE];
+  static uint16_t slots[256];
+  static int32_t defs[WIDE];
+  static fj_decode_member members[WIDE];
+  static const uint64_t required[2] = {0, 0};
+  static fj_decode_record r;
+  if (!r.names) {
+    for (int i = 0; i < WIDE; i++) {
+      snprintf(names[i], sizeof names[i], "f%d", i);
+      name_ptrs[i] = names[i];
+      lens[i] = (uint32_t)strlen(names[i]);
+      defs[i] = 1000 + i;
+      members[i] = (fj_decode_member){FJ_MEMBER_INT32,
+                                      0,
+                                      0,
+                                      (uint32_t)offsetof(Wide, v[i]),
+                                      (uint32_t)offsetof(Wide, has[i]),
+                                      NULL,
+                                      NULL,
+                                      i % 3 ? &defs[i] : NULL};
+      uint32_t at = fj_decode_key_hash(names[i], lens[i]) & 255u;
+      while (slots[at])
+        at = (at + 1) & 255u;
+      slots[at] = (uint16_t)(i + 1);
+    }
+    r = (fj_decode_record){name_ptrs, lens,    slots,           WIDE,         255,  required, -1,
+                           -1,        members, "object (Wide)", sizeof(Wide), true, NULL,     NULL};
+  }
+  return fj_decode_record_value(d, v, &r, out);
+}
+
+static void test_wide_record_defaults(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  fj_decode_error err;
+  Wide w;
+  const char *json = "{\"f1\": 5, \"f66\": 7, \"f69\": 9, \"f3\": 4}";
+  OK(fj_decode_document(NULL, json, strlen(json), &a, 0, &err, read_wide, &w));
+  for (int i = 0; i < WIDE; i++) {
+    const int read = i == 1 || i == 66 || i == 69 || i == 3;
+    const int32_t want = i == 1 ? 5 : i == 66 ? 7 : i == 69 ? 9 : i == 3 ? 4 : i % 3 ? 1000 + i : 0;
+    assert_int_equal(w.v[i], want);
+    assert_int_equal(w.has[i], read || i % 3 != 0);
+  }
+  fj_arena_free(&a);
+}
+#undef WIDE
+
+/* Doubles read into a struct against strtod: the short decimals the record
+ * reader converts itself ('-'?, 1-3 integer digits, 1-17 fraction digits,
+ * long ones past 2^53 included), then a field or the end, as prices are. */
+static void test_doubles_vs_strtod(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  Policy p;
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  long bad = 0;
+  for (int i = 0; i < 50000; i++) {
+    char num[40], json[128];
+    size_t o = 0;
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    uint64_t r = x >> 11;
+    if (r & 1) num[o++] = '-';
+    int id = 1 + (int)((r >> 1) % 3), fd = 1 + (int)((r >> 3) % 17);
+    for (int k = 0; k < id + fd; k++) {
+      x = x * 6364136223846793005u + 1442695040888963407u;
+      int dig = (x >> 40) % 4 ? (int)((x >> 33) % 10) : (x >> 45) & 1 ? 9 : 0; /* runs of 0, 9 */
+      if (k == 0 && id > 1 && !dig) dig = 1;
+      if (k == id) num[o++] = '.';
+      num[o++] = (char)('0' + dig);
+    }
+    num[o] = '\0';
+    if (i % 2)
+      snprintf(json, sizeof json, "{\"ratio\": %s, \"qty\": 1, \"name\": \"padding\"}", num);
+    else
+      snprintf(json, sizeof json, "{\"qty\": 1, \"ratio\": %s}", num);
+    const double want = strtod(num, NULL);
+    const char *m = policy(json, 0, &p, &a);
+    if (*m) printf("%s: %s\n", json, m);
+    assert_string_equal(m, "");
+    if (memcmp(&p.ratio, &want, sizeof want) != 0 && bad++ < 10)
+      printf("%s: %.17g, want %.17g\n", json, p.ratio, want);
+    fj_arena_reset(&a);
+  }
+  assert_int_equal(bad, 0);
+  fj_arena_free(&a);
+}
+
+/* fj_decode_alloc() gives zeroed memory also where an earlier document
+ * left bytes (the arena's inline bump step zeroes what it hands out). */
+static fj_error alloc_some(fj_decoder *d, const fj_value *v, void *out) {
+  for (size_t size = 1; size <= 200; size += 13) {
+    unsigned char *p;
+    fj_error e = fj_decode_alloc(d, v, size, (void **)&p);
+    if (e) return e;
+    for (size_t i = 0; i < size; i++)
+      if (p[i]) return FJ_ERR_INVALID_ARG;
+  }
+  *(bool *)out = true;
+  return FJ_OK;
+}
+
+static void test_decode_alloc_zeroed(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  memset(fj_arena_alloc(&a, 3000), 0xA5, 3000);
+  fj_arena_reset(&a);
+  fj_decode_error err;
+  bool done = false;
+  OK(fj_decode_document(NULL, "{}", 2, &a, 0, &err, alloc_some, &done));
+  assert_true(done);
+  fj_arena_free(&a);
 }
 
 /* A parser can be reused across documents; errors survive in *err. */
@@ -1147,6 +1347,11 @@ int main(void) {
       cmocka_unit_test(test_deep_recursion),
       cmocka_unit_test(test_million_brackets),
       cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_failed_element_is_zeroed),
+      cmocka_unit_test(test_string_copies),
+      cmocka_unit_test(test_wide_record_defaults),
+      cmocka_unit_test(test_doubles_vs_strtod),
+      cmocka_unit_test(test_decode_alloc_zeroed),
       cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),

@@ -139,6 +139,21 @@ static fj_error parse_double_padded(const char *s, double *out, size_t *len) {
   return e;
 }
 
+/* Parses s followed by `follow` and then spaces up to 32 bytes past s:
+ * room for the short-decimal path, which wants 24 readable bytes. */
+static fj_error parse_double_roomy(const char *s, const char *follow, double *out, size_t *len) {
+  size_t n = strlen(s), f = strlen(follow);
+  uint8_t *buf = malloc(n + 32);
+  assert_non_null(buf);
+  assert_true(f <= 32);
+  memcpy(buf, s, n);
+  memset(buf + n, ' ', 32);
+  memcpy(buf + n, follow, f);
+  fj_error e = fj__parse_double(buf, buf + n + 32, out, len);
+  free(buf);
+  return e;
+}
+
 /* Compares our parse of s with strtod. Returns 1 on agreement. */
 static int check_vs_strtod(const char *s) {
   double want, got = 0;
@@ -149,6 +164,10 @@ static int check_vs_strtod(const char *s) {
   double got2 = 0;
   size_t len2 = 0;
   ok = ok && parse_double_padded(s, &got2, &len2) == eg && len2 == len && dbits(got2) == dbits(got);
+  static const char *const follow[] = {",", "}", "]", " ", "\n", "x"};
+  got2 = 0, len2 = 0;
+  ok = ok && parse_double_roomy(s, follow[rng_below(6)], &got2, &len2) == eg && len2 == len &&
+       dbits(got2) == dbits(got);
   if (!ok && mismatches++ < 20)
     printf("MISMATCH %s: got %s %016" PRIX64 " want %s %016" PRIX64 "\n", s, fj_error_name(eg),
            dbits(got), fj_error_name(ew), dbits(want));
@@ -348,6 +367,47 @@ static void test_random_vs_strtod(void **state) {
          nd - okd);
   assert_int_equal(n - ok, 0);
   assert_int_equal(nd - okd, 0);
+}
+
+/* The short-decimal path's shape and its edges: '-'?, 1 to 3 integer
+ * digits, '.', 1 to 17 fraction digits (15 is its limit), with room after
+ * them, followed by a delimiter or by what turns it away (an exponent,
+ * more digits, a second point). Prices, coordinates, ratios. */
+static void test_short_decimals_vs_strtod(void **state) {
+  (void)state;
+  static const char *const follow[] = {",", "}", "]", " ", "\t", "\n", "\r", ":"};
+  static const char *const other[] = {"e5", "E-3", "e+0", "5", ".5", "x", "-", "\"", "e"};
+  long n = 0, bad = 0;
+  for (long i = 0; i < 400000; i++) {
+    char s[64], *o = s;
+    if (rng() & 1) *o++ = '-';
+    int id = 1 + (int)rng_below(3), fd = 1 + (int)rng_below(17);
+    for (int k = 0; k < id; k++)
+      *o++ = (char)('0' + (k == 0 && id > 1 ? 1 + rng_below(9) : rng_below(10)));
+    *o++ = '.';
+    for (int k = 0; k < fd; k++) /* runs of 0s and 9s: carries, w near 2^53 */
+      *o++ = (char)('0' + (rng_below(4) == 0 ? ((rng() & 1) ? 0 : 9) : rng_below(10)));
+    *o = '\0';
+    double want, got = 0;
+    size_t len = 0;
+    fj_error ew = oracle_double(s, &want);
+    fj_error e = parse_double_roomy(s, follow[rng_below(8)], &got, &len);
+    int ok = e == ew && len == strlen(s) && dbits(got) == dbits(want);
+    /* turned away from the short path: the general one reads the longer text */
+    char t[80];
+    const char *x = other[rng_below(9)];
+    snprintf(t, sizeof t, "%s%s", s, x);
+    double tw = 0, tg = 0;
+    size_t tl = 0, gl = 0;
+    fj_error te = parse_double_str(t, &tw, &tl);
+    ok = ok && parse_double_roomy(s, x, &tg, &gl) == te && gl == tl && dbits(tg) == dbits(tw);
+    if (!ok && bad++ < 20)
+      printf("MISMATCH %s (then %s): got %s %016" PRIX64 " len %zu, want %016" PRIX64 "\n", s, x,
+             fj_error_name(e), dbits(got), len, dbits(want));
+    n++;
+  }
+  printf("  short decimals: %ld checked, %ld mismatches\n", n, bad);
+  assert_int_equal(bad, 0);
 }
 
 /* Exact halfway points between adjacent doubles (printed exactly by glibc
@@ -786,10 +846,15 @@ static void test_parse_number(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_grammar),          cmocka_unit_test(test_prefixes_at_end),
-      cmocka_unit_test(test_integers),         cmocka_unit_test(test_special_doubles),
-      cmocka_unit_test(test_vectors),          cmocka_unit_test(test_halfway_vs_strtod),
-      cmocka_unit_test(test_random_vs_strtod), cmocka_unit_test(test_parse_number),
+      cmocka_unit_test(test_grammar),
+      cmocka_unit_test(test_prefixes_at_end),
+      cmocka_unit_test(test_integers),
+      cmocka_unit_test(test_special_doubles),
+      cmocka_unit_test(test_vectors),
+      cmocka_unit_test(test_halfway_vs_strtod),
+      cmocka_unit_test(test_random_vs_strtod),
+      cmocka_unit_test(test_parse_number),
+      cmocka_unit_test(test_short_decimals_vs_strtod),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,7 @@
 #include "fastjson/codec.h"
 #include "util/alloc.h"
 
-#define ALIGN alignof(max_align_t)
+#define ALIGN FJ_ARENA_ALIGN
 #define FIRST_BLOCK 4096u
 #define MAX_BLOCK (1u << 20)
 

@@ -304,11 +304,30 @@ static inline FJ_ALWAYS_INLINE fj_error decode_uint64(fj_decoder *d, const fj_va
   return e ? number_error(d, v, e, "uint64") : FJ_OK;
 }
 
+/* The short decimal (prices, coordinates) converted here, without the
+ * call: w <= 2^53, so one exact division rounds correctly (Clinger). */
+static inline FJ_ALWAYS_INLINE bool short_double(const uint8_t *s, const uint8_t *end,
+                                                 double *out) {
+#if FJ_SWAR && FJ_HAVE_CLINGER
+  uint64_t w;
+  unsigned n;
+  int neg;
+  if (!fj__short_decimal_text(s, end, &w, &n, &neg) || w > (UINT64_C(1) << 53)) return false;
+  const double x = (double)w / fj__pow10_exact[n];
+  *out = neg ? -x : x;
+  return true;
+#else
+  (void)s, (void)end, (void)out;
+  return false;
+#endif
+}
+
 static inline FJ_ALWAYS_INLINE fj_error decode_double(fj_decoder *d, const fj_value *v,
                                                       double *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
+  if (FJ_LIKELY(s) && short_double(s, v->parser->hot.buf + v->parser->hot.len, out)) return FJ_OK;
   if (FJ_LIKELY(s) &&
       fj__parse_double(s, v->parser->hot.buf + v->parser->hot.len, out, &len) == FJ_OK &&
       number_ends(v->parser, s, len))
@@ -329,13 +348,30 @@ fj_error fj_decode_string_view(fj_decoder *d, const fj_value *v, const char **s,
   return describe(d, e);
 }
 
-/* Copies `n` bytes into the arena as a NUL-terminated fj_str. */
-static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, size_t n,
+/* Copies `n` bytes into the arena as a NUL-terminated fj_str; `room`
+ * bytes are readable from s. The arena's bump step is taken here while the
+ * block has room (fj_arena_alloc() rounds the same way), and a string
+ * shorter than 16 bytes (ids, names, tags) moves as one 16-byte block: its
+ * allocation has 16 bytes, and the input has them when `room` says so. The
+ * two calls (allocation, copy) were most of a short string's cost. */
+static fj_error copy_string(fj_decoder *d, const fj_value *v, const void *s, size_t n, size_t room,
                             fj_str *out) {
-  char *copy = fj_arena_alloc(d->arena, n + 1);
-  if (FJ_UNLIKELY(!copy))
-    return fj_decode_fail(d, FJ_ERR_NOMEM, fj_value_offset(v), "out of memory");
-  memcpy(copy, s, n);
+  fj_arena *a = d->arena;
+  const size_t rounded = (n + FJ_ARENA_ALIGN) & ~(size_t)(FJ_ARENA_ALIGN - 1); /* n + 1 bytes */
+  char *copy;
+  if (FJ_LIKELY(a->ptr && n < SIZE_MAX - FJ_ARENA_ALIGN && (size_t)(a->end - a->ptr) >= rounded)) {
+    copy = a->ptr;
+    a->ptr += rounded;
+    if (n < 16 && rounded >= 16 && room >= 16)
+      memcpy(copy, s, 16);
+    else
+      memcpy(copy, s, n);
+  } else {
+    copy = fj_arena_alloc(a, n + 1);
+    if (FJ_UNLIKELY(!copy))
+      return fj_decode_fail(d, FJ_ERR_NOMEM, fj_value_offset(v), "out of memory");
+    memcpy(copy, s, n);
+  }
   copy[n] = '\0';
   out->data = copy;
   out->len = n;
@@ -360,9 +396,12 @@ static inline FJ_ALWAYS_INLINE fj_error decode_string(fj_decoder *d, const fj_va
                                                       fj_str *out) {
   const char *s;
   size_t n;
-  if (FJ_LIKELY(raw_string(v, &s, &n))) return copy_string(d, v, s, n, out);
-  fj_error e = fj_decode_string_view(d, v, &s, &n);
-  return e ? e : copy_string(d, v, s, n, out);
+  if (FJ_LIKELY(raw_string(v, &s, &n))) {
+    const fj_parser *p = v->parser;
+    return copy_string(d, v, s, n, (size_t)(p->hot.buf + p->hot.len - (const uint8_t *)s), out);
+  }
+  fj_error e = fj_decode_string_view(d, v, &s, &n); /* unescaped: no room known past it */
+  return e ? e : copy_string(d, v, s, n, n, out);
 }
 
 /* The typed reads, exported; the record reader inlines the bodies above. */
@@ -387,10 +426,15 @@ fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out) {
 
 /* ---- containers --------------------------------------------------------------- */
 
-fj_error fj_decode_object(fj_decoder *d, const fj_value *v, fj_object *o, const char *what) {
+static inline FJ_ALWAYS_INLINE fj_error decode_object(fj_decoder *d, const fj_value *v,
+                                                      fj_object *o, const char *what) {
   fj_error e = fj_value_get_object(v, o);
   if (e == FJ_ERR_WRONG_TYPE) return wrong_type(d, v, what);
   return describe(d, e);
+}
+
+fj_error fj_decode_object(fj_decoder *d, const fj_value *v, fj_object *o, const char *what) {
+  return decode_object(d, v, o, what);
 }
 
 fj_error fj_decode_array(fj_decoder *d, const fj_value *v, fj_array *a) {
@@ -455,6 +499,17 @@ fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_size, fj_s
 }
 
 fj_error fj_decode_alloc(fj_decoder *d, const fj_value *v, size_t size, void **out) {
+  /* the arena's bump step inline, as for strings: every pointed-to child
+   * (a recursive union's nodes) comes here */
+  fj_arena *a = d->arena;
+  const size_t rounded = (size + FJ_ARENA_ALIGN - 1) & ~(size_t)(FJ_ARENA_ALIGN - 1);
+  if (FJ_LIKELY(a->ptr && size && size < SIZE_MAX - FJ_ARENA_ALIGN &&
+                (size_t)(a->end - a->ptr) >= rounded)) {
+    *out = a->ptr;
+    a->ptr += rounded;
+    memset(*out, 0, size);
+    return FJ_OK;
+  }
   return alloc_zeroed(d, fj_value_offset(v), 1, size, out);
 }
 
@@ -608,37 +663,57 @@ void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_re
   memset(seen, 0, (r->nfields + 63) / 64 * sizeof *seen);
 }
 
-/* The cursor's step to the next field, for the common shape only: false
- * (and nothing changed) for anything else. */
-static inline bool fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos, fj_value *value) {
+/* What fast_next_field() found. */
+enum { FAST_GENERAL, FAST_FIELD, FAST_CLOSED };
+
+/* Leaves the object whose '}' is structural pos, as fj_object_next() does
+ * (the root's only when nothing follows it: the general step reports
+ * trailing content). FAST_GENERAL, having changed nothing, otherwise. */
+static inline int fast_close(fj_parser *p, fj_object *o, uint32_t pos, fj_value *value) {
+  if (FJ_UNLIKELY(o->depth == 1 && pos + 1 != p->hot.n)) return FAST_GENERAL;
+  p->hot.pos = pos + 1;
+  p->hot.depth--;
+  p->hot.cur = p->hot.open[p->hot.depth];
+  o->state = FJ_ITER_DONE;
+  memset(value, 0, sizeof *value); /* as the general step leaves it */
+  return FAST_CLOSED;
+}
+
+/* The cursor's step to the next field, for the common shapes only: a field
+ * (FAST_FIELD) or the object's end (FAST_CLOSED); FAST_GENERAL, having
+ * changed nothing, for anything else. Every record and every union ends
+ * here, so the end is worth taking without the call. */
+static inline int fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos, fj_value *value) {
   /* the handle's fields are read before o->state and o->last are stored: a
    * wide load over a fresh narrow store would stall store forwarding */
   const uint32_t depth = o->depth;
   const uint64_t serial = o->serial;
-  if (FJ_UNLIKELY(p->hot.cur != serial)) return false; /* directly inside: open, not done */
+  if (FJ_UNLIKELY(p->hot.cur != serial)) return FAST_GENERAL; /* open, not done */
   const uint8_t *buf = p->hot.buf;
   const uint32_t *idx = p->hot.idx, n = p->hot.n;
   uint32_t pos = p->hot.pos;
   if (pos == o->last) { /* the previous value was not entered: a scalar is one structural */
-    if (FJ_UNLIKELY(pos >= n)) return false;
+    if (FJ_UNLIKELY(pos >= n)) return FAST_GENERAL;
     uint8_t c = buf[idx[pos]];
-    if (c == '[' || c == '{') return false;
+    if (c == '[' || c == '{') return FAST_GENERAL;
     pos++;
   }
-  if (FJ_UNLIKELY(pos + 3 > n)) return false;
+  if (FJ_UNLIKELY(pos >= n)) return FAST_GENERAL;
   uint8_t c = buf[idx[pos]];
+  if (c == '}') return fast_close(p, o, pos, value);
+  if (FJ_UNLIKELY(pos + 3 > n)) return FAST_GENERAL;
   if (o->state == FJ_ITER_MIDDLE) {
-    if (FJ_UNLIKELY(c != ',' || ++pos + 3 > n)) return false;
+    if (FJ_UNLIKELY(c != ',' || ++pos + 3 > n)) return FAST_GENERAL;
     c = buf[idx[pos]];
   }
   const unsigned t = fj__type_of[buf[idx[pos + 2]]];
-  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return false;
+  if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return FAST_GENERAL;
   *key_pos = pos;
   *value = fj__handle_t(p, pos + 2, depth, serial, t);
   p->hot.pos = pos + 2 + fj__type_is_scalar(t); /* as fj_object_next() */
   o->state = FJ_ITER_MIDDLE;
   o->last = pos + 2;
-  return true;
+  return FAST_FIELD;
 }
 
 /* The field named by key bytes `k` (raw: as written, compared only with
@@ -673,7 +748,9 @@ static fj_error check_required(fj_decoder *d, const fj_decode_fields *it) {
 static inline fj_error next_raw(fj_decoder *d, fj_object *o, uint32_t *key_pos, const char **k,
                                 size_t *n, fj_value *value) {
   fj_parser *p = d->parser;
-  if (FJ_UNLIKELY(!fast_next_field(p, o, key_pos, value))) {
+  const int r = fast_next_field(p, o, key_pos, value);
+  if (r == FAST_CLOSED) return FJ_END;
+  if (FJ_UNLIKELY(r == FAST_GENERAL)) {
     fj_value key;
     fj_error e = fj_object_next(o, &key, value);
     if (e) return e == FJ_END ? e : describe(d, e);
@@ -796,7 +873,44 @@ static size_t kind_size(fj_member_kind k) {
   }
 }
 
+/* Makes room for twice as many elements (4 or 8 at first). */
+static fj_error grow(fj_decoder *d, const fj_array *a, size_t elem_size, void **items, size_t count,
+                     size_t *cap) {
+  size_t ncap = *cap ? *cap * 2 : elem_size <= 64 ? 8 : 4;
+  if (ncap < *cap || (elem_size && ncap > SIZE_MAX / elem_size))
+    return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "array too large");
+  void *m = *items;
+  if (!m || !fj__arena_extend(d->arena, m, *cap * elem_size, ncap * elem_size)) {
+    m = fj_arena_alloc(d->arena, ncap * elem_size);
+    if (!m)
+      return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "out of memory");
+    if (count) memcpy(m, *items, count * elem_size);
+  }
+  *items = m;
+  *cap = ncap;
+  return FJ_OK;
+}
+
+/* fj_decode_push(), zeroing the new element or not (`zero`). */
+static inline FJ_ALWAYS_INLINE fj_error push(fj_decoder *d, const fj_array *a, size_t elem_size,
+                                             void **items, size_t *count, size_t *cap, void **elem,
+                                             bool zero) {
+  fj_error e;
+  if (FJ_UNLIKELY(*count == *cap) && (e = grow(d, a, elem_size, items, *count, cap))) return e;
+  char *at = (char *)*items + *count * elem_size;
+  if (zero) memset(at, 0, elem_size);
+  (*count)++;
+  *elem = at;
+  return FJ_OK;
+}
+
+fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void **items,
+                        size_t *count, size_t *cap, void **elem) {
+  return push(d, a, elem_size, items, count, cap, elem, true);
+}
+
 static fj_error read_array(fj_decoder *d, const fj_decode_member *m, const fj_value *v, void *dst);
+static fj_error read_record(fj_decoder *d, const fj_value *v, const fj_decode_record *r, void *out);
 
 /* Value `v` as kind `k` into `dst` (a scalar, an enum, a const, a record). */
 static inline FJ_ALWAYS_INLINE fj_error read_kind(fj_decoder *d, fj_member_kind k,
@@ -815,7 +929,7 @@ static inline FJ_ALWAYS_INLINE fj_error read_kind(fj_decoder *d, fj_member_kind 
     if (!(e = read_choice(d, v, m->strings, &index))) memcpy(dst, &index, sizeof index);
     return e;
   case FJ_MEMBER_CONST: return read_choice(d, v, m->strings, &index);
-  case FJ_MEMBER_RECORD: return fj_decode_record_value(d, v, m->record, dst);
+  case FJ_MEMBER_RECORD: return read_record(d, v, m->record, dst);
   case FJ_MEMBER_ARRAY: return read_array(d, m, v, dst);
   case FJ_MEMBER_CUSTOM: break;
   }
@@ -840,7 +954,8 @@ static fj_error read_array(fj_decoder *d, const fj_decode_member *m, const fj_va
   out->items = NULL;
   out->count = 0;
   while ((e = fj_decode_next(d, &a, &elem)) == FJ_OK) {
-    if ((e = fj_decode_push(d, &a, size, &items, &out->count, &cap, &p))) return e;
+    /* a record element is zeroed by read_record(), once */
+    if ((e = push(d, &a, size, &items, &out->count, &cap, &p, k != FJ_MEMBER_RECORD))) return e;
     out->items = items;
     if (FJ_UNLIKELY(e = read_kind(d, k, m, &elem, p)))
       return fj_decode_path_index(d, out->count - 1, e);
@@ -855,7 +970,7 @@ static fj_error read_pointed(fj_decoder *d, const fj_decode_member *m, const fj_
   fj_error e = fj_decode_alloc(d, v, m->record->size, &p);
   if (e) return e;
   memcpy(dst, &p, sizeof p);
-  return fj_decode_record_value(d, v, m->record, p);
+  return read_record(d, v, m->record, p);
 }
 
 /* Value `v` of member `m` (field f) into struct `out`, with its has-flag. */
@@ -881,14 +996,20 @@ static inline FJ_ALWAYS_INLINE fj_error read_member(fj_decoder *d, const fj_deco
   return e;
 }
 
-/* Absent fields with a default get it, and their has-flag. */
+/* Absent fields with a default get it, and their has-flag. Only the
+ * absent ones are visited: a document that has every field (the common
+ * case) costs a test per word of seen-bits, not a look at every member. */
 static void apply_defaults(const fj_decode_fields *it, char *out) {
   const fj_decode_record *r = it->r;
-  for (uint32_t f = 0; f < r->nfields; f++) {
-    const fj_decode_member *m = &r->members[f];
-    if (!m->def || fj_decode_field_seen(it, (int)f)) continue;
-    memcpy(out + m->offset, m->def, kind_size((fj_member_kind)m->kind));
-    if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = true;
+  for (uint32_t w = 0; w < (r->nfields + 63) / 64; w++) {
+    uint64_t absent = ~it->seen[w];
+    if (r->nfields - w * 64 < 64) absent &= (UINT64_C(1) << (r->nfields - w * 64)) - 1;
+    for (; absent; absent &= absent - 1) {
+      const fj_decode_member *m = &r->members[w * 64 + (uint32_t)__builtin_ctzll(absent)];
+      if (!m->def) continue;
+      memcpy(out + m->offset, m->def, kind_size((fj_member_kind)m->kind));
+      if (m->has != FJ_MEMBER_NO_HAS) *(bool *)(out + m->has) = true;
+    }
   }
 }
 
@@ -931,12 +1052,26 @@ fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_decode_re
   return read_fields(d, o, r, out, many);
 }
 
+/* A nested record (a member, an array element, a pointed-to child) into
+ * `out`, which is never NULL here: entered and read without the exported
+ * wrappers below. `out` is zeroed first whatever happens (read_array()
+ * leaves that to here). */
+static fj_error read_record(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
+                            void *out) {
+  fj_object o;
+  fj_error e = decode_object(d, v, &o, r->what);
+  if (FJ_UNLIKELY(e) || FJ_UNLIKELY(r->nfields > 256)) {
+    memset(out, 0, r->size); /* as read_fields() leaves it, whatever fails before it */
+    return e ? e : fj_decode_record_fields(d, &o, r, out);
+  }
+  uint64_t seen[4];
+  return read_fields(d, &o, r, out, seen);
+}
+
 fj_error fj_decode_record_value(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
                                 void *out) {
   if (FJ_UNLIKELY(!out)) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, "no struct to read into");
-  fj_object o;
-  fj_error e = fj_decode_object(d, v, &o, r->what);
-  return e ? e : fj_decode_record_fields(d, &o, r, out);
+  return read_record(d, v, r, out);
 }
 
 fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
@@ -965,27 +1100,4 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
     }
   }
   return describe(d, fj_array_next(a, elem));
-}
-
-fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void **items,
-                        size_t *count, size_t *cap, void **elem) {
-  if (FJ_UNLIKELY(*count == *cap)) {
-    size_t ncap = *cap ? *cap * 2 : elem_size <= 64 ? 8 : 4;
-    if (ncap < *cap || (elem_size && ncap > SIZE_MAX / elem_size))
-      return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "array too large");
-    void *m = *items;
-    if (!m || !fj__arena_extend(d->arena, m, *cap * elem_size, ncap * elem_size)) {
-      m = fj_arena_alloc(d->arena, ncap * elem_size);
-      if (!m)
-        return fj_decode_fail(d, FJ_ERR_NOMEM, fj__offset(d->parser, a->start), "out of memory");
-      if (*count) memcpy(m, *items, *count * elem_size);
-    }
-    *items = m;
-    *cap = ncap;
-  }
-  char *e = (char *)*items + *count * elem_size;
-  memset(e, 0, elem_size);
-  (*count)++;
-  *elem = e;
-  return FJ_OK;
 }

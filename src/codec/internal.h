@@ -3,10 +3,14 @@
 #ifndef FJ_CODEC_INTERNAL_H
 #define FJ_CODEC_INTERNAL_H
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "fastjson/codec.h"
+
+/* What every arena allocation is aligned and rounded up to. */
+#define FJ_ARENA_ALIGN alignof(max_align_t)
 
 /* Grows the arena's newest allocation `p` of `old_size` bytes to `new_size`
  * in place, when nothing was allocated after it and its block has room.

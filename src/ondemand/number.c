@@ -264,22 +264,19 @@ static void decimal_significand(const fj_numtext *t, fj_sig *sig) {
 /* Stage 1: Clinger's fast path                                             */
 /* ------------------------------------------------------------------------ */
 
-/* Needs doubles evaluated in double precision (not x87 extended). */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-#define FJ_HAVE_CLINGER 1
-static const double fj_pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                          1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                          1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+/* FJ_HAVE_CLINGER (number.h): doubles evaluated in double precision. */
+#if FJ_HAVE_CLINGER
+const double fj__pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 /* 1 and the double in *out when w * 10^q is computed exactly-rounded here. */
 static int clinger(uint64_t w, int64_t q, double *out) {
   if (w > ((uint64_t)1 << 53) || q < -22 || q > 22) return 0;
   double d = (double)w;
-  *out = q < 0 ? d / fj_pow10_exact[-q] : d * fj_pow10_exact[q];
+  *out = q < 0 ? d / fj__pow10_exact[-q] : d * fj__pow10_exact[q];
   return 1;
 }
-#else
-#define FJ_HAVE_CLINGER 0
 #endif
 
 /* ------------------------------------------------------------------------ */
@@ -685,7 +682,7 @@ fast_number(const uint8_t *p, const uint8_t *end, int want_double, fj_number *ou
 #if FJ_HAVE_CLINGER
   if (w <= ((uint64_t)1 << 53) && q >= -22 && q <= 22) {
     double d = (double)w;
-    d = q < 0 ? d / fj_pow10_exact[-q] : d * fj_pow10_exact[q];
+    d = q < 0 ? d / fj__pow10_exact[-q] : d * fj__pow10_exact[q];
     uint64_t b;
     memcpy(&b, &d, sizeof b);
     out->d = bits_to_double(b | (uint64_t)neg << 63); /* no branch on the sign */
@@ -752,9 +749,52 @@ static FJ_NUM_NOINLINE fj_error general_number(const uint8_t *p, const uint8_t *
   return text_to_double(&t, &out->d);
 }
 
+#if FJ_SWAR && FJ_HAVE_CLINGER
+/* The short decimal (fj__short_decimal_text) as the nearest double: w <=
+ * 2^53 by Clinger's division, longer ones by a narrowed Eisel-Lemire.
+ * Returns the text's length with *out, or 0 for anything else, which the
+ * general paths then read. */
+static FJ_NUM_INLINE size_t short_decimal(const uint8_t *p, const uint8_t *end, double *out) {
+  uint64_t w;
+  unsigned n;
+  int neg;
+  const size_t len = fj__short_decimal_text(p, end, &w, &n, &neg);
+  if (!len) return 0;
+  uint64_t bits;
+  if (w <= ((uint64_t)1 << 53)) {
+    const double d = (double)w / fj__pow10_exact[n];
+    memcpy(&bits, &d, sizeof bits);
+  } else {
+    /* Eisel-Lemire, narrowed: w >= 2^53 and q = -n in [-15, -8] give a
+     * normal double far below the overflow threshold. As in el_product
+     * and el_round, the product's high half decides unless a carry from
+     * below could reach the round bit (low 9 bits all ones) or the tail
+     * is zero as far as computed; both go the general way. Otherwise the
+     * bits below the round bit are not all zero, so there is no tie and
+     * rounding to nearest is adding the round bit. */
+    const int lz = __builtin_clzll(w);
+    const fj_u128 prod = (fj_u128)(w << lz) * fj__pow5_128[-(int64_t)n - FJ_POW5_MIN][0];
+    const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
+    if (FJ_NUM_UNLIKELY((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0))) return 0;
+    const uint64_t upper = hi >> 63;
+    const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
+    const int64_t be = floor_log2_pow10(-(int64_t)n) + 63 + (int64_t)upper - lz + 1023;
+    bits = ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
+  }
+  *out = bits_to_double(bits | (uint64_t)neg << 63);
+  return len;
+}
+#else
+static FJ_NUM_INLINE size_t short_decimal(const uint8_t *p, const uint8_t *end, double *out) {
+  (void)p, (void)end, (void)out;
+  return 0;
+}
+#endif
+
 fj_error fj__parse_double(const uint8_t *p, const uint8_t *end, double *out, size_t *len) {
   fj_number n;
   fj_error err;
+  if (FJ_NUM_LIKELY((*len = short_decimal(p, end, out)) != 0)) return FJ_OK;
   if (FJ_NUM_LIKELY(fast_number(p, end, 1, &n, len, &err))) {
     *out = n.d;
     return err;
@@ -769,81 +809,10 @@ fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, 
 }
 
 bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
-#if FJ_SWAR && FJ_HAVE_CLINGER
-  /* The common double first, with few live values and no out-parameters
-   * for the length and error: '-'?, 1 to 3 integer digits, '.', 1 to 15 fraction digits
-   * read from two 8-byte loads, then a delimiter. At most 18 digits, so w
-   * cannot overflow; q is -1 to -15, inside both Clinger's and the table's
-   * range, and the value is a normal double. The sign is or'ed in, so 0.0
-   * gives -0.0 for "-0.00000000". Anything else goes the general way. */
-  if (FJ_NUM_LIKELY(end - p >= 24)) {
-    const uint8_t *s = p;
-    const int neg = *s == '-';
-    s += neg;
-    uint64_t w = (uint64_t)(*s - '0');
-    if (w > 9) goto other;
-    s++;
-    if (w) {
-      unsigned d = (unsigned)(*s - '0');
-      if (d < 10) {
-        w = w * 10 + d;
-        d = (unsigned)(*++s - '0');
-        if (d < 10) {
-          w = w * 10 + d;
-          s++;
-        }
-      }
-    }
-    if (*s != '.') goto other;
-    s++;
-    uint64_t c1, c2;
-    memcpy(&c1, s, 8);
-    memcpy(&c2, s + 8, 8);
-    const uint64_t b1 = fj__nondigit_bytes(c1);
-    unsigned n; /* fraction digits */
-    if (b1) {   /* 1 to 7 */
-      n = (unsigned)__builtin_ctzll(b1) >> 3;
-      if (!n) goto other; /* "1." */
-      const uint64_t padded =
-          ((c1 << (63 - 8 * n)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * n));
-      w = w * fj__pow10_u64[n] + fj__value8(padded);
-    } else { /* 8 to 15 */
-      const uint64_t b2 = fj__nondigit_bytes(c2);
-      if (!b2) goto other;
-      const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
-      const uint64_t padded =
-          ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
-      w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
-      n = 8 + k;
-    }
-    if (!fj__delimiter[s[n]]) goto other; /* an exponent, or bad text */
-    uint64_t bits;
-    if (w <= ((uint64_t)1 << 53)) {
-      const double d = (double)w / fj_pow10_exact[n];
-      memcpy(&bits, &d, sizeof bits);
-    } else {
-      /* Eisel-Lemire, narrowed: w >= 2^53 and q = -n in [-15, -8] give a
-       * normal double far below the overflow threshold. As in el_product
-       * and el_round, the product's high half decides unless a carry from
-       * below could reach the round bit (low 9 bits all ones) or the tail
-       * is zero as far as computed; both go the general way. Otherwise the
-       * bits below the round bit are not all zero, so there is no tie and
-       * rounding to nearest is adding the round bit. */
-      const int lz = __builtin_clzll(w);
-      const fj_u128 prod = (fj_u128)(w << lz) * fj__pow5_128[-(int64_t)n - FJ_POW5_MIN][0];
-      const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
-      if (FJ_NUM_UNLIKELY((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0))) goto other;
-      const uint64_t upper = hi >> 63;
-      const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
-      const int64_t be = floor_log2_pow10(-(int64_t)n) + 63 + (int64_t)upper - lz + 1023;
-      bits = ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
-    }
+  if (FJ_NUM_LIKELY(short_decimal(p, end, &out->d))) {
     out->kind = FJ_NUMBER_DOUBLE;
-    out->d = bits_to_double(bits | (uint64_t)neg << 63);
     return true;
   }
-other:;
-#endif
   size_t len;
   fj_error err;
   if (FJ_NUM_UNLIKELY(!fast_number(p, end, 0, out, &len, &err)) || FJ_NUM_UNLIKELY(err))

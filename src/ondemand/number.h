@@ -8,6 +8,7 @@
 #ifndef FJ_ONDEMAND_NUMBER_H
 #define FJ_ONDEMAND_NUMBER_H
 
+#include <float.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -47,6 +48,76 @@ static inline unsigned fj__take_digits8(const uint8_t *s, uint64_t *w) {
 }
 #else
 #define FJ_SWAR 0
+#endif
+
+/* Clinger's fast path needs doubles evaluated in double precision (not
+ * x87 extended). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define FJ_HAVE_CLINGER 1
+extern const double fj__pow10_exact[23]; /* 10^0 .. 10^22, each exact */
+#else
+#define FJ_HAVE_CLINGER 0
+#endif
+
+#if FJ_SWAR
+/* The common decimal's text, in one pass with few live values: '-'?, 1 to
+ * 3 integer digits, '.', 1 to 15 fraction digits read from two 8-byte
+ * loads, then a delimiter (so 24 readable bytes). Returns its length with
+ * its digits as w (at most 18, so no overflow), the fraction's n and the
+ * sign; 0 for anything else. Callers convert: w / 10^n is a normal double
+ * (number.c; the codec's reads inline it for w <= 2^53). */
+static inline size_t fj__short_decimal_text(const uint8_t *p, const uint8_t *end, uint64_t *wp,
+                                            unsigned *np, int *negp) {
+  if (end - p < 24) return 0;
+  const uint8_t *s = p;
+  const int neg = *s == '-';
+  s += neg;
+  uint64_t w = (uint64_t)(*s - '0');
+  if (w > 9) return 0;
+  s++;
+  if (w) {
+    unsigned d = (unsigned)(*s - '0');
+    if (d < 10) {
+      w = w * 10 + d;
+      d = (unsigned)(*++s - '0');
+      if (d < 10) {
+        w = w * 10 + d;
+        s++;
+      }
+    }
+  }
+  if (*s != '.') return 0;
+  s++;
+  uint64_t c1, c2;
+  memcpy(&c1, s, 8);
+  memcpy(&c2, s + 8, 8);
+  const uint64_t b1 = fj__nondigit_bytes(c1);
+  unsigned n; /* fraction digits */
+  if (b1) {   /* 1 to 7 */
+    n = (unsigned)__builtin_ctzll(b1) >> 3;
+    if (!n) return 0; /* "1." */
+    if (n <= 2) {     /* prices, halves: a shorter chain than combining lanes */
+      const uint64_t d0 = c1 & 0xF, d1 = (c1 >> 8) & 0xF;
+      w = n == 2 ? w * 100 + d0 * 10 + d1 : w * 10 + d0;
+    } else {
+      const uint64_t padded =
+          ((c1 << (63 - 8 * n)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * n));
+      w = w * fj__pow10_u64[n] + fj__value8(padded);
+    }
+  } else { /* 8 to 15 */
+    const uint64_t b2 = fj__nondigit_bytes(c2);
+    if (!b2) return 0;
+    const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
+    const uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+    w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
+    n = 8 + k;
+  }
+  if (!fj__delimiter[s[n]]) return 0; /* an exponent, or bad text */
+  *wp = w;
+  *np = n;
+  *negp = neg;
+  return (size_t)(s + n - p);
+}
 #endif
 
 /* The common integer, for callers' fast paths: an optional '-', then "0" or
