@@ -547,6 +547,26 @@ static void test_deep_recursion(void **state) {
   EXPECT(fj_read_Tree(NULL, json, n, &a, 0, &t, &err), FJ_ERR_DEPTH);
   if (!strstr(err.message, "/neg/neg/")) fail_msg("%s", err.message);
   assert_true(strncmp(err.message, "/...", 4) == 0); /* the path is truncated at its outer end */
+  /* a parser allowed any depth: the codecs' own cap (FJ_DECODE_MAX_DEPTH),
+   * not a stack overflow, for records (Tree) and nested arrays (Deep) */
+  fj_parser *p;
+  fj_parser_options opt = {FJ_MAX_DEPTH, 0, NULL};
+  OK(fj_parser_new(&p, &opt));
+  EXPECT(fj_read_Tree(p, json, n, &a, 0, &t, &err), FJ_ERR_DEPTH);
+  assert_non_null(strstr(err.message, "FJ_DECODE_MAX_DEPTH"));
+  free(json);
+  enum { ARRAYS = 100000 };
+  json = malloc(8 + 2 * ARRAYS + 1);
+  assert_non_null(json);
+  memcpy(json, "{\"nest\":", 8);
+  memset(json + 8, '[', ARRAYS);
+  memset(json + 8 + ARRAYS, ']', ARRAYS);
+  json[8 + 2 * ARRAYS] = '}';
+  Deep deep;
+  EXPECT(fj_read_Deep(p, json, 8 + 2 * ARRAYS + 1, &a, 0, &deep, &err), FJ_ERR_DEPTH);
+  assert_non_null(strstr(err.message, "FJ_DECODE_MAX_DEPTH"));
+  assert_int_equal(err.offset, 8 + FJ_DECODE_MAX_DEPTH - 1); /* the '[' opening level 1025 */
+  fj_parser_free(p);
   free(json);
   fj_arena_free(&a);
 }

@@ -433,11 +433,15 @@ static inline FJ_ALWAYS_INLINE fj_error decode_object(fj_decoder *d, const fj_va
   return describe(d, e);
 }
 
+/* Generated code enters unions, maps and nested arrays here, recursing on
+ * the C stack as records do (read_record()): the same depth cap. */
 fj_error fj_decode_object(fj_decoder *d, const fj_value *v, fj_object *o, const char *what) {
+  if (FJ_UNLIKELY(fj__decode_too_deep(d))) return fj__decode_depth_error(d, v);
   return decode_object(d, v, o, what);
 }
 
 fj_error fj_decode_array(fj_decoder *d, const fj_value *v, fj_array *a) {
+  if (FJ_UNLIKELY(fj__decode_too_deep(d))) return fj__decode_depth_error(d, v);
   fj_error e = fj_value_get_array(v, a);
   if (e == FJ_ERR_WRONG_TYPE) return wrong_type(d, v, "array");
   return describe(d, e);
@@ -1058,6 +1062,10 @@ fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_decode_re
  * leaves that to here). */
 static fj_error read_record(fj_decoder *d, const fj_value *v, const fj_decode_record *r,
                             void *out) {
+  if (FJ_UNLIKELY(fj__decode_too_deep(d))) { /* the recursion's C stack */
+    memset(out, 0, r->size);
+    return fj__decode_depth_error(d, v);
+  }
   fj_object o;
   fj_error e = decode_object(d, v, &o, r->what);
   if (FJ_UNLIKELY(e) || FJ_UNLIKELY(r->nfields > 256)) {
