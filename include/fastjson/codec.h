@@ -302,12 +302,6 @@ FJ_API fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out);
 FJ_API fj_error fj_decode_string_view(fj_decoder *d, const fj_value *v, const char **s,
                                       size_t *len);
 
-/** Counts the elements of the entered array `a` and allocates `elem_size`
- *  bytes for each (zeroed) in the arena. *items is NULL when the array is
- *  empty. @return FJ_OK; FJ_ERR_NOMEM; counting errors. */
-FJ_API fj_error fj_decode_array_alloc(fj_decoder *d, fj_array *a, size_t elem_size, void **items,
-                                      size_t *count);
-
 /** The same for the fields of the entered object `o` (string-keyed maps):
  *  counts them without moving the cursor, then *keys gets `*count` zeroed
  *  fj_str and *values `*count` zeroed values of `elem_size` bytes, both in
@@ -472,7 +466,7 @@ typedef struct fj_decode_record {
   const uint64_t *required; /**< bit i of word i / 64: field i is required */
   /** Per-type policies: -1 follows the decode flags, 0 no, 1 yes. */
   int unknown_error, last_wins;
-  /** nfields members, one per name; NULL: none (fj_decode_field() only) */
+  /** nfields members, one per name */
   const fj_decode_member *members;
   const char *what; /**< the expected type in messages, e.g. "object (Point)" */
   size_t size;      /**< sizeof the struct */
@@ -485,41 +479,11 @@ typedef struct fj_decode_record {
   bool (*equal_custom)(int field, const void *a, const void *b);
 } fj_decode_record;
 
-/** The iteration of one object's fields against a record (private fields). */
-typedef struct fj_decode_fields {
-  fj_object o;
-  const fj_decode_record *r;
-  uint64_t *seen; /* (nfields + 63) / 64 words, one bit per field read */
-  uint32_t want;  /* the field expected next in schema order */
-  bool unknown_error, last_wins;
-} fj_decode_fields;
-
-/** Starts matching the fields of the entered object `o` (copied) against
- *  `r`; `seen` has room for (r->nfields + 63) / 64 words (it is cleared).
- *  `r` and `seen` are kept by pointer, not copied: both must stay valid
- *  while `it` is used (fj_decode_field(), fj_decode_field_error(),
- *  fj_decode_field_seen()); a local array in the reading function's frame
- *  does. */
-FJ_API void fj_decode_fields_init(fj_decoder *d, const fj_object *o, const fj_decode_record *r,
-                                  uint64_t *seen, fj_decode_fields *it);
-
-/** The next field of the record: *field its index in r, *value its value.
- *  Unknown keys are skipped (or are an error, by policy); a duplicate is an
- *  error unless the last wins. At the end of the object the required
- *  fields are checked.
- *  @return FJ_OK; FJ_END when the object is complete; FJ_ERR_NO_SUCH_FIELD
- *          (missing or unknown field), FJ_ERR_DUPLICATE_KEY, cursor errors,
- *          described. */
-FJ_API fj_error fj_decode_field(fj_decoder *d, fj_decode_fields *it, fj_value *value, int *field);
-
-/** While an error `e` of field `field`'s value unwinds: prepends its key to
- *  the path. @return `e`. */
-FJ_API fj_error fj_decode_field_error(fj_decoder *d, const fj_decode_fields *it, int field,
-                                      fj_error e);
-
 /** Reads the object `v` into the struct `out` that record `r` describes
  *  (r->size bytes, zeroed first): every field as its member says, custom
- *  ones through r->read_custom; policies as fj_decode_field(); defaults for
+ *  ones through r->read_custom; policies as the decode flags and the record
+ *  say (unknown keys skipped or an error, duplicates an error or the last
+ *  wins, missing required fields an error); defaults for
  *  absent fields. Strings, arrays and pointed-to records go to the
  *  decoder's arena. What a generated fj_read_<Type>_value() calls.
  *  @return FJ_OK; FJ_ERR_WRONG_TYPE (not an object, or a field of another
@@ -538,11 +502,6 @@ FJ_API fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_de
  *  has-flags, scalars (strings by bytes, doubles with ==), records and
  *  arrays element by element, custom members through r->equal_custom. */
 FJ_API bool fj_decode_record_equal(const fj_decode_record *r, const void *a, const void *b);
-
-/** Whether field `field` was read (for defaults). */
-static inline bool fj_decode_field_seen(const fj_decode_fields *it, int field) {
-  return (it->seen[field >> 6] >> (field & 63)) & 1;
-}
 
 /** The next element of the entered array `a` (fj_array_next() with a
  *  described error). @return FJ_OK; FJ_END; cursor errors. */

@@ -22,6 +22,17 @@ bool fj__arena_extend(fj_arena *a, void *p, size_t old_size, size_t new_size);
 fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k, size_t *n,
                              fj_value *value);
 
+/* The iteration of one object's fields against a record: the record
+ * readers' state (decode.c). `r` and `seen` ((nfields + 63) / 64 words, a
+ * bit per field read) are kept by pointer. */
+typedef struct fj_decode_fields {
+  fj_object o;
+  const fj_decode_record *r;
+  uint64_t *seen;
+  uint32_t want; /* the field expected next in schema order */
+  bool unknown_error, last_wins;
+} fj_decode_fields;
+
 /* Whether a value at the cursor's current depth is nested deeper than the
  * codecs read (FJ_DECODE_MAX_DEPTH): checked where a reader enters an
  * object, before it recurses. */
