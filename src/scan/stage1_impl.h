@@ -118,7 +118,7 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bit
 /* One block, its byte classes `m` already worked out: structural bits for
  * the index, errors into c->bad. */
 static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__masks *mp,
-                                              fj_k_carry *c, uint64_t *bs_blocks, size_t k) {
+                                              fj_k_carry *c, uint64_t *bs_blocks, size_t at) {
   fj__masks m = *mp;
   /* Most blocks of most documents have no backslash and start unescaped:
    * they skip the arithmetic and the check of the escape characters. The
@@ -130,8 +130,8 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
     bad_escape = escaped & ~fj_k_escapable(blk);
     c->u_escape |= escaped & fj_k_u_bytes(blk);
     c->backslash |= m.backslash;
-    if (bs_blocks && m.backslash) /* block k holds one (res->bs_blocks) */
-      bs_blocks[k >> 6] |= (uint64_t)1 << (k & 63);
+    if (bs_blocks && m.backslash) /* block at / 64 holds one (res->bs_blocks) */
+      bs_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
   }
   uint64_t quote = m.quote & ~escaped;
   uint64_t in_string = fj_k_in_string(quote, &c->in_string);
@@ -152,13 +152,14 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
  * most files) than the earlier start of the backslash branch gained. The
  * index is written two blocks late: the flatten of a block branches on its
  * bit count, which is known by then (one block late, the branch still
- * waited for the in-string mask of its block). */
-#define FJ_K_STEP(b)                                                                               \
+ * waited for the in-string mask of its block). `at` is the offset of block
+ * b: no block counter is kept, to spare a register. */
+#define FJ_K_STEP(b, at)                                                                           \
   do {                                                                                             \
     fj__masks m_;                                                                                  \
     fj_k_classify(&(b), &m_);                                                                      \
     fj_k_utf8_block(&u, &(b));                                                                     \
-    uint64_t next_ = fj_k_block_structurals(&(b), &m_, &c, bs_blocks, block++);                    \
+    uint64_t next_ = fj_k_block_structurals(&(b), &m_, &c, bs_blocks, (at));                       \
     out = fj_k_flatten(out, base, bits);                                                           \
     base = fj_k_base_next(base);                                                                   \
     bits = bits1;                                                                                  \
@@ -168,7 +169,6 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
   fj_k_carry c = {0, 0, 0, 0, 0, 0};
   uint64_t *const bs_blocks = res->bs_blocks;
-  size_t block = 0; /* the number of the block FJ_K_STEP works on */
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
   uint32_t *out = idx;
@@ -180,17 +180,17 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
     fj_k_load(&a, buf);                /* a: the block at i */
     for (; i + 192 <= len; i += 128) { /* two blocks a turn: less loop overhead */
       fj_k_load(&b, buf + i + 64);
-      FJ_K_STEP(a);
+      FJ_K_STEP(a, i);
       fj_k_load(&a, buf + i + 128);
-      FJ_K_STEP(b);
+      FJ_K_STEP(b, i + 64);
     }
     if (i + 128 <= len) {
       fj_k_load(&b, buf + i + 64);
-      FJ_K_STEP(a);
+      FJ_K_STEP(a, i);
       a = b;
       i += 64;
     }
-    FJ_K_STEP(a);
+    FJ_K_STEP(a, i);
     i += 64;
   }
   if (i < len) { /* the tail, padded with spaces: never read past the input */
@@ -198,7 +198,7 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
     memset(tail, ' ', sizeof tail);
     memcpy(tail, buf + i, len - i);
     fj_k_load(&a, tail);
-    FJ_K_STEP(a);
+    FJ_K_STEP(a, i);
     i += 64;
   }
   out = fj_k_flatten(out, base, bits);
