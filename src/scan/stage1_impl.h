@@ -45,24 +45,28 @@ typedef struct fj_k_carry {
 /* Bytes that follow an escaping backslash. In a run of backslashes, the
  * first, third, ... escape the byte after them. If byte 0 is escaped (the
  * carry), a backslash there is an escaped one, so it is left out of the
- * runs. Adding the start bit of every run that starts on an odd position
- * to the backslashes clears those runs (the carry ripples through them)
- * and keeps the even-started ones; shifted up by one, that sum marks the
- * bytes after even-started runs, and XOR with the even positions gives the
- * escaped bytes of both kinds; the overflow says that the next block's
- * byte 0 is escaped. (The method of simdjson's find_escaped_branchless;
- * Langdale & Lemire, "Parsing gigabytes of JSON per second", VLDB Journal
- * 28(6), 2019.) About ten operations; the carry goes in first, so
- * block-to-block it is a chain of five, in blocks with backslashes only. */
+ * runs (r). Take the odd positions, with the byte after each backslash of r
+ * set too, and subtract r: a run that starts on an odd position is all
+ * ones in both, so it becomes zeros; one that starts on an even position
+ * borrows at its start, and the borrow turns it into ones and dies at the
+ * byte after it. XOR with the odd positions then leaves, in each run,
+ * exactly the bits of its escaping backslashes (its first, third, ...),
+ * and after it the bit of the byte that an odd-length run escapes. XOR
+ * with r turns the run's bits into those of its escaped backslashes; the
+ * last backslash escaping says that the next block's byte 0 is escaped.
+ * Nine operations and one constant, with no flag to carry out (the add
+ * with overflow this replaces took thirteen and two constants); the carry
+ * goes in first, so block-to-block it is a short chain, in blocks with
+ * backslashes only. (Borrows through backslash runs are the idea of
+ * simdjson; Langdale & Lemire, "Parsing gigabytes of JSON per second",
+ * VLDB Journal 28(6), 2019.) */
 static inline uint64_t fj_k_escaped(uint64_t backslash, uint64_t *carry) {
-  const uint64_t even = 0x5555555555555555ull;
+  const uint64_t odd = 0xAAAAAAAAAAAAAAAAull;
   uint64_t c = *carry;
-  uint64_t escaping = backslash & ~c;
-  uint64_t follows = escaping << 1;
-  uint64_t odd_starts = escaping & ~even & ~follows;
-  uint64_t ends;
-  *carry = __builtin_add_overflow(odd_starts, escaping, &ends);
-  return ((even ^ (ends << 1)) & follows) | c;
+  uint64_t r = backslash & ~c;
+  uint64_t code = (((r << 1) | odd) - r) ^ odd; /* escaping backslashes, bytes after runs */
+  *carry = (code & r) >> 63;
+  return (code ^ r) | c;
 }
 
 /* The bytes inside strings, from the quotes that are not escaped: each
