@@ -170,6 +170,27 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
     bits1 = next_;                                                                                 \
   } while (0)
 
+/* Two blocks a turn (less loop overhead), while three are left. An input
+ * larger than the L2 cache streams from L3 or memory, and the hardware
+ * prefetcher alone leaves the loads waiting (10% of the samples on the
+ * instruction after a load in gsoc-2018, 3.3 MB); a prefetch 2 KiB ahead,
+ * one a turn (the adjacent-line prefetcher brings the other 64 bytes),
+ * takes 6-13% off the larger files (avx2 gsoc only 1%). Smaller inputs are
+ * in L2 already, and there even a test of a flag in the loop cost (it took
+ * a register: avx2 6-14% slower on the small files), so the loop is
+ * written twice. */
+#define FJ_K_PREFETCH_MIN (1u << 20)
+#define FJ_K_PAIRS(prefetch)                                                                       \
+  do {                                                                                             \
+    for (; i + 192 <= len; i += 128) {                                                             \
+      if (prefetch) __builtin_prefetch((const void *)((uintptr_t)buf + i + 2048));                 \
+      fj_k_load(&b, buf + i + 64);                                                                 \
+      FJ_K_STEP(a, i);                                                                             \
+      fj_k_load(&a, buf + i + 128);                                                                \
+      FJ_K_STEP(b, i + 64);                                                                        \
+    }                                                                                              \
+  } while (0)
+
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
   fj_k_carry c = {0, 0, 0, 0, 0, 0};
   uint64_t *const bs_blocks = res->bs_blocks;
@@ -181,13 +202,11 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   fj_k_block a, b;
   size_t i = 0;
   if (len >= 64) {
-    fj_k_load(&a, buf);                /* a: the block at i */
-    for (; i + 192 <= len; i += 128) { /* two blocks a turn: less loop overhead */
-      fj_k_load(&b, buf + i + 64);
-      FJ_K_STEP(a, i);
-      fj_k_load(&a, buf + i + 128);
-      FJ_K_STEP(b, i + 64);
-    }
+    fj_k_load(&a, buf); /* a: the block at i */
+    if (len >= FJ_K_PREFETCH_MIN)
+      FJ_K_PAIRS(1);
+    else
+      FJ_K_PAIRS(0);
     if (i + 128 <= len) {
       fj_k_load(&b, buf + i + 64);
       FJ_K_STEP(a, i);
@@ -217,3 +236,5 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   return FJ_OK;
 }
 #undef FJ_K_STEP
+#undef FJ_K_PAIRS
+#undef FJ_K_PREFETCH_MIN
