@@ -19,7 +19,11 @@
  *
  * A kernel with a faster way to turn a bitmask into offsets defines
  * FJ_K_HAVE_FLATTEN and its own fj_k_flatten, fj_k_base, fj_k_base_at and
- * fj_k_base_next (same contract as below).
+ * fj_k_base_next (same contract as below). A kernel with a cheaper way to
+ * check the escape characters defines FJ_K_HAVE_ESC_CHECK and its own
+ * fj_k_esc, fj_k_esc_init, fj_k_esc_block, fj_k_esc_bad, fj_k_esc_u and
+ * fj_k_esc_any
+ * (same contract as below; it need not define escapable and u_bytes).
  * SIMD kernels get all but prefix_xor from simd_block.h.
  *
  * Bit i of a mask stands for byte i of the block.
@@ -38,8 +42,6 @@ typedef struct fj_k_carry {
   uint64_t in_string; /* all ones if the next block starts inside a string */
   uint64_t token;     /* 1 if the last byte was part of a number/literal token */
   uint64_t bad;       /* any byte seen so far that stage 1 rejects */
-  uint64_t u_escape;  /* any 'u' seen so far right after an escaping backslash */
-  uint64_t backslash; /* any backslash seen so far */
 } fj_k_carry;
 
 /* Bytes that follow an escaping backslash. In a run of backslashes, the
@@ -77,6 +79,32 @@ static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
   *carry = (uint64_t)((int64_t)in_string >> 63);
   return in_string;
 }
+
+#ifndef FJ_K_HAVE_ESC_CHECK
+/* The check of the bytes that follow an escaping backslash, over the whole
+ * input: fj_k_esc_block is given each block's escaped bytes (only in blocks
+ * that may have some), fj_k_esc_bad says after the last block whether one
+ * of them was not an escape character, fj_k_esc_u whether one was 'u',
+ * fj_k_esc_any whether there was one at all.
+ * Escapes outside strings count too: a backslash there is a syntax error
+ * anyway, so at worst fj_k_esc_bad sends a bad input to fj__stage1_locate,
+ * which reports only escapes inside strings, and fj_k_esc_u asks stage 2 to
+ * check \u escapes that are not there. */
+typedef struct fj_k_esc {
+  uint64_t bad; /* escaped bytes that are not escape characters */
+  uint64_t u;   /* escaped 'u' bytes */
+  uint64_t any; /* escaped bytes */
+} fj_k_esc;
+static inline void fj_k_esc_init(fj_k_esc *e) { e->bad = e->u = e->any = 0; }
+static inline void fj_k_esc_block(fj_k_esc *e, const fj_k_block *blk, uint64_t escaped) {
+  e->bad |= escaped & ~fj_k_escapable(blk);
+  e->u |= escaped & fj_k_u_bytes(blk);
+  e->any |= escaped;
+}
+static inline bool fj_k_esc_bad(const fj_k_esc *e) { return e->bad != 0; }
+static inline bool fj_k_esc_u(const fj_k_esc *e) { return e->u != 0; }
+static inline bool fj_k_esc_any(const fj_k_esc *e) { return e->any != 0; }
+#endif
 
 /* Trailing zero count of x, any value when x is 0 (a kernel with TZCNT
  * defines it as that instruction, which gives 64). */
@@ -122,18 +150,17 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bit
 /* One block, its byte classes `m` already worked out: structural bits for
  * the index, errors into c->bad. */
 static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__masks *mp,
-                                              fj_k_carry *c, uint64_t *bs_blocks, size_t at) {
+                                              fj_k_carry *c, fj_k_esc *e, uint64_t *bs_blocks,
+                                              size_t at) {
   fj__masks m = *mp;
   /* Most blocks of most documents have no backslash and start unescaped:
    * they skip the arithmetic and the check of the escape characters. The
    * others do both behind one branch (data-dependent, so it mispredicts:
    * a second one would double that in documents full of escapes). */
-  uint64_t escaped = 0, bad_escape = 0;
+  uint64_t escaped = 0;
   if (m.backslash | c->escaped) {
     escaped = fj_k_escaped(m.backslash, &c->escaped);
-    bad_escape = escaped & ~fj_k_escapable(blk);
-    c->u_escape |= escaped & fj_k_u_bytes(blk);
-    c->backslash |= m.backslash;
+    fj_k_esc_block(e, blk, escaped);
     if (bs_blocks && m.backslash) /* block at / 64 holds one (res->bs_blocks) */
       bs_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
   }
@@ -141,7 +168,6 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
   uint64_t in_string = fj_k_in_string(quote, &c->in_string);
   uint64_t body = in_string & ~quote;
   c->bad |= m.ctrl & body;
-  c->bad |= bad_escape & body;
   /* tokens: bytes outside strings that are neither whitespace nor operators */
   uint64_t token = ~(m.ws | m.op | in_string | quote);
   uint64_t token_starts = token & ~((token << 1) | c->token);
@@ -163,7 +189,7 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
     fj__masks m_;                                                                                  \
     fj_k_classify(&(b), &m_);                                                                      \
     fj_k_utf8_block(&u, &(b));                                                                     \
-    uint64_t next_ = fj_k_block_structurals(&(b), &m_, &c, bs_blocks, (at));                       \
+    uint64_t next_ = fj_k_block_structurals(&(b), &m_, &c, &esc, bs_blocks, (at));                 \
     out = fj_k_flatten(out, base, bits);                                                           \
     base = fj_k_base_next(base);                                                                   \
     bits = bits1;                                                                                  \
@@ -192,7 +218,9 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
   } while (0)
 
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
-  fj_k_carry c = {0, 0, 0, 0, 0, 0};
+  fj_k_carry c = {0, 0, 0, 0};
+  fj_k_esc esc;
+  fj_k_esc_init(&esc);
   uint64_t *const bs_blocks = res->bs_blocks;
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
@@ -227,9 +255,10 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   out = fj_k_flatten(out, base, bits);
   out = fj_k_flatten(out, fj_k_base_next(base), bits1);
   res->n = (uint32_t)(out - idx);
-  res->u_escapes = c.u_escape != 0;
-  res->backslashes = c.backslash != 0;
-  if (c.bad | c.in_string || !fj_k_utf8_valid(&u)) {
+  res->u_escapes = fj_k_esc_u(&esc);
+  /* every backslash escapes a byte or is escaped, but the last byte's */
+  res->backslashes = fj_k_esc_any(&esc) || c.escaped;
+  if (c.bad | c.in_string || fj_k_esc_bad(&esc) || !fj_k_utf8_valid(&u)) {
     fj_error err = fj__stage1_locate(buf, len, &res->err_offset);
     if (err != FJ_OK) return err;
   }
