@@ -124,7 +124,9 @@ static inline fj_k_base fj_k_base_next(fj_k_base base) { return base + 64; }
  * only in blocks with more than 8 bits, so most blocks have no
  * data-dependent branch. The empty asm keeps each entry in a general
  * register: without it GCC vectorises the stores by inserting the entries
- * into a vector one by one, which is slower. */
+ * into a vector one by one, which is slower. A kernel may define
+ * FJ_K_FLATTEN_SKIP_EMPTY to branch around the 8 entries in blocks with no
+ * bits (inside long strings), a trade that it has measured. */
 #define FJ_K_PUT(k)                                                                                \
   do {                                                                                             \
     uint32_t v_ = base + FJ_K_TZCNT(bits);                                                         \
@@ -133,6 +135,9 @@ static inline fj_k_base fj_k_base_next(fj_k_base base) { return base + 64; }
     bits &= bits - 1;                                                                              \
   } while (0)
 static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bits) {
+#ifdef FJ_K_FLATTEN_SKIP_EMPTY
+  if (bits == 0) return out;
+#endif
   int count = __builtin_popcountll(bits);
   for (int i = 0; i < 8; i++)
     FJ_K_PUT(i);
