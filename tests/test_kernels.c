@@ -91,6 +91,13 @@ static void check(const uint8_t *data, size_t len, const char *what) {
     if (buf[i] == 'u' && run % 2) u_want[i / 4096] |= (uint64_t)1 << (i / 64 % 64);
     run = buf[i] == '\\' ? run + 1 : 0;
   }
+  /* stage 1 derives `backslashes` from the escaped bytes it saw: check it
+   * against the plain definition */
+  if (err_ref == FJ_OK && ref.backslashes != (memchr(buf, '\\', len) != NULL)) {
+    fprintf(stderr, "%s: scalar: backslashes is %d (len %zu)\n", what, ref.backslashes, len);
+    dump(buf, len);
+    fail();
+  }
   for (size_t k = 0; k < kernel_count; k++) {
     memset(bs_got, 0, sizeof bs_got);
     memset(u_got, 0, sizeof u_got);

@@ -41,7 +41,8 @@ static unsigned detect(void) {
   if (!(b & bit_AVX2) || !(b & bit_BMI) || !(b & bit_BMI2)) return f;
   f |= F_AVX2;
   if ((xcr0 & zmm) != zmm) return f;
-  if ((b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL) && (c & bit_AVX512VBMI2))
+  if ((b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL) && (c & bit_AVX512VBMI) &&
+      (c & bit_AVX512VBMI2))
     f |= F_AVX512;
   return f;
 }

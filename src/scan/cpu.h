@@ -9,6 +9,6 @@
 
 bool fj__cpu_sse42(void);  /* SSE4.2, SSSE3, POPCNT, PCLMULQDQ */
 bool fj__cpu_avx2(void);   /* + AVX, AVX2, BMI1, BMI2, and YMM state saved by the OS */
-bool fj__cpu_avx512(void); /* + AVX-512 F/BW/VL/VBMI2, and ZMM/opmask state saved */
+bool fj__cpu_avx512(void); /* + AVX-512 F/BW/VL/VBMI/VBMI2, and ZMM/opmask state saved */
 
 #endif

@@ -57,6 +57,15 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
 /* BMI1's TZCNT is defined for 0 (gives 64): no guard bit needed */
 #define FJ_K_TZCNT(x) ((uint32_t)_tzcnt_u64(x))
 
+/* Blocks with no structural skip the flatten's 8 stores (32 instructions).
+ * Measured on this kernel: 6-8% faster on the files with many such blocks
+ * (gsoc-2018 and twitterescaped 29% of their blocks, github_events 16%,
+ * twitter 12%), no slower on those that have none. (Before the loop lost
+ * two live registers, the same test cost 7-13% on apache_builds,
+ * instruments and numbers.) The avx512 kernel's flatten is one compress
+ * and store, which gained nothing from it. */
+#define FJ_K_FLATTEN_SKIP_EMPTY
+
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"
 

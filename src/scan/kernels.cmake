@@ -20,7 +20,7 @@ if(_fj_cpu MATCHES "^(x86_64|amd64|x64)$")
   set_source_files_properties(${_d}/kernel_avx2.c PROPERTIES COMPILE_OPTIONS
     "-mavx2;-mbmi;-mbmi2;-mpclmul;-mpopcnt")
   set_source_files_properties(${_d}/kernel_avx512.c PROPERTIES COMPILE_OPTIONS
-    "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vbmi2;-mavx2;-mbmi;-mbmi2;-mpclmul;-mpopcnt")
+    "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vbmi;-mavx512vbmi2;-mavx2;-mbmi;-mbmi2;-mpclmul;-mpopcnt")
   set_source_files_properties(${_d}/dispatch.c PROPERTIES COMPILE_DEFINITIONS FJ_KERNEL_X86)
   set(FJ_KERNEL_NAMES avx512 avx2 sse42 scalar)
 elseif(_fj_cpu MATCHES "^(aarch64|arm64)$")

@@ -21,7 +21,9 @@
  *   bool fj_v_zero(fj_v a)                  all bytes zero
  *   uint64_t fj_k_prefix_xor(uint64_t x)
  *
- * and may define FJ_K_HAVE_FLATTEN with its own fj_k_flatten.
+ * and may define FJ_K_HAVE_FLATTEN with its own fj_k_flatten, and (before
+ * including this file) FJ_K_HAVE_ESC_CHECK with its own escape check
+ * (stage1_impl.h), which leaves out escapable and u_bytes here.
  */
 #ifndef FJ_SCAN_SIMD_BLOCK_H
 #define FJ_SCAN_SIMD_BLOCK_H
@@ -58,13 +60,6 @@ static const uint8_t fj_k_ws_table[64] =
 static const uint8_t fj_k_op_table[64] =
     FJ_TABLE16(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, ':', '{', ',', '}', 0, 0);
 
-/* Escapable bytes " / \ b f n r t u: the low-nibble entry and the
- * high-nibble entry share a bit (bit 0: row 2, bit 1: row 5, bit 2: row 6,
- * bit 3: row 7). */
-static const uint8_t fj_k_esc_lo[64] =
-    FJ_TABLE16(0, 0, 1 | 4 | 8, 0, 8, 8, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
-static const uint8_t fj_k_esc_hi[64] = FJ_TABLE16(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
-
 static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
   const fj_v ws_t = fj_v_load(fj_k_ws_table), op_t = fj_v_load(fj_k_op_table);
   fj_b quote[FJ_V_N], bs[FJ_V_N], ws[FJ_V_N], op[FJ_V_N], ctrl[FJ_V_N];
@@ -83,6 +78,14 @@ static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
   m->op = fj_b_mask(op) & ~m->ctrl;
 }
 
+#ifndef FJ_K_HAVE_ESC_CHECK /* the kernel checks escapes its own way */
+/* Escapable bytes " / \ b f n r t u: the low-nibble entry and the
+ * high-nibble entry share a bit (bit 0: row 2, bit 1: row 5, bit 2: row 6,
+ * bit 3: row 7). */
+static const uint8_t fj_k_esc_lo[64] =
+    FJ_TABLE16(0, 0, 1 | 4 | 8, 0, 8, 8, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1);
+static const uint8_t fj_k_esc_hi[64] = FJ_TABLE16(0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0);
+
 static inline uint64_t fj_k_escapable(const fj_k_block *blk) {
   const fj_v lo_t = fj_v_load(fj_k_esc_lo), hi_t = fj_v_load(fj_k_esc_hi);
   fj_b no[FJ_V_N];
@@ -93,6 +96,9 @@ static inline uint64_t fj_k_escapable(const fj_k_block *blk) {
   return ~fj_b_mask(no);
 }
 
+#endif
+
+/* Bytes equal to 'u': every kernel, for the \u block bits (stage1_impl.h). */
 static inline uint64_t fj_k_u_bytes(const fj_k_block *blk) {
   fj_b u[FJ_V_N];
   for (int i = 0; i < FJ_V_N; i++)

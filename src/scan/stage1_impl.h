@@ -19,7 +19,11 @@
  *
  * A kernel with a faster way to turn a bitmask into offsets defines
  * FJ_K_HAVE_FLATTEN and its own fj_k_flatten, fj_k_base, fj_k_base_at and
- * fj_k_base_next (same contract as below).
+ * fj_k_base_next (same contract as below). A kernel with a cheaper way to
+ * check the escape characters defines FJ_K_HAVE_ESC_CHECK and its own
+ * fj_k_esc, fj_k_esc_init, fj_k_esc_block, fj_k_esc_bad, fj_k_esc_u and
+ * fj_k_esc_any
+ * (same contract as below; it need not define escapable and u_bytes).
  * SIMD kernels get all but prefix_xor from simd_block.h.
  *
  * Bit i of a mask stands for byte i of the block.
@@ -38,31 +42,33 @@ typedef struct fj_k_carry {
   uint64_t in_string; /* all ones if the next block starts inside a string */
   uint64_t token;     /* 1 if the last byte was part of a number/literal token */
   uint64_t bad;       /* any byte seen so far that stage 1 rejects */
-  uint64_t u_escape;  /* any 'u' seen so far right after an escaping backslash */
-  uint64_t backslash; /* any backslash seen so far */
 } fj_k_carry;
 
 /* Bytes that follow an escaping backslash. In a run of backslashes, the
  * first, third, ... escape the byte after them. If byte 0 is escaped (the
  * carry), a backslash there is an escaped one, so it is left out of the
- * runs. Adding the start bit of every run that starts on an odd position
- * to the backslashes clears those runs (the carry ripples through them)
- * and keeps the even-started ones; shifted up by one, that sum marks the
- * bytes after even-started runs, and XOR with the even positions gives the
- * escaped bytes of both kinds; the overflow says that the next block's
- * byte 0 is escaped. (The method of simdjson's find_escaped_branchless;
- * Langdale & Lemire, "Parsing gigabytes of JSON per second", VLDB Journal
- * 28(6), 2019.) About ten operations; the carry goes in first, so
- * block-to-block it is a chain of five, in blocks with backslashes only. */
+ * runs (r). Take the odd positions, with the byte after each backslash of r
+ * set too, and subtract r: a run that starts on an odd position is all
+ * ones in both, so it becomes zeros; one that starts on an even position
+ * borrows at its start, and the borrow turns it into ones and dies at the
+ * byte after it. XOR with the odd positions then leaves, in each run,
+ * exactly the bits of its escaping backslashes (its first, third, ...),
+ * and after it the bit of the byte that an odd-length run escapes. XOR
+ * with r turns the run's bits into those of its escaped backslashes; the
+ * last backslash escaping says that the next block's byte 0 is escaped.
+ * Nine operations and one constant, with no flag to carry out (the add
+ * with overflow this replaces took thirteen and two constants); the carry
+ * goes in first, so block-to-block it is a short chain, in blocks with
+ * backslashes only. (Borrows through backslash runs are the idea of
+ * simdjson; Langdale & Lemire, "Parsing gigabytes of JSON per second",
+ * VLDB Journal 28(6), 2019.) */
 static inline uint64_t fj_k_escaped(uint64_t backslash, uint64_t *carry) {
-  const uint64_t even = 0x5555555555555555ull;
+  const uint64_t odd = 0xAAAAAAAAAAAAAAAAull;
   uint64_t c = *carry;
-  uint64_t escaping = backslash & ~c;
-  uint64_t follows = escaping << 1;
-  uint64_t odd_starts = escaping & ~even & ~follows;
-  uint64_t ends;
-  *carry = __builtin_add_overflow(odd_starts, escaping, &ends);
-  return ((even ^ (ends << 1)) & follows) | c;
+  uint64_t r = backslash & ~c;
+  uint64_t code = (((r << 1) | odd) - r) ^ odd; /* escaping backslashes, bytes after runs */
+  *carry = (code & r) >> 63;
+  return (code ^ r) | c;
 }
 
 /* The bytes inside strings, from the quotes that are not escaped: each
@@ -73,6 +79,32 @@ static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
   *carry = (uint64_t)((int64_t)in_string >> 63);
   return in_string;
 }
+
+#ifndef FJ_K_HAVE_ESC_CHECK
+/* The check of the bytes that follow an escaping backslash, over the whole
+ * input: fj_k_esc_block is given each block's escaped bytes (only in blocks
+ * that may have some), fj_k_esc_bad says after the last block whether one
+ * of them was not an escape character, fj_k_esc_u whether one was 'u',
+ * fj_k_esc_any whether there was one at all.
+ * Escapes outside strings count too: a backslash there is a syntax error
+ * anyway, so at worst fj_k_esc_bad sends a bad input to fj__stage1_locate,
+ * which reports only escapes inside strings, and fj_k_esc_u asks stage 2 to
+ * check \u escapes that are not there. */
+typedef struct fj_k_esc {
+  uint64_t bad; /* escaped bytes that are not escape characters */
+  uint64_t u;   /* escaped 'u' bytes */
+  uint64_t any; /* escaped bytes */
+} fj_k_esc;
+static inline void fj_k_esc_init(fj_k_esc *e) { e->bad = e->u = e->any = 0; }
+static inline void fj_k_esc_block(fj_k_esc *e, const fj_k_block *blk, uint64_t escaped) {
+  e->bad |= escaped & ~fj_k_escapable(blk);
+  e->u |= escaped & fj_k_u_bytes(blk);
+  e->any |= escaped;
+}
+static inline bool fj_k_esc_bad(const fj_k_esc *e) { return e->bad != 0; }
+static inline bool fj_k_esc_u(const fj_k_esc *e) { return e->u != 0; }
+static inline bool fj_k_esc_any(const fj_k_esc *e) { return e->any != 0; }
+#endif
 
 /* Trailing zero count of x, any value when x is 0 (a kernel with TZCNT
  * defines it as that instruction, which gives 64). */
@@ -92,7 +124,9 @@ static inline fj_k_base fj_k_base_next(fj_k_base base) { return base + 64; }
  * only in blocks with more than 8 bits, so most blocks have no
  * data-dependent branch. The empty asm keeps each entry in a general
  * register: without it GCC vectorises the stores by inserting the entries
- * into a vector one by one, which is slower. */
+ * into a vector one by one, which is slower. A kernel may define
+ * FJ_K_FLATTEN_SKIP_EMPTY to branch around the 8 entries in blocks with no
+ * bits (inside long strings), a trade that it has measured. */
 #define FJ_K_PUT(k)                                                                                \
   do {                                                                                             \
     uint32_t v_ = base + FJ_K_TZCNT(bits);                                                         \
@@ -101,6 +135,9 @@ static inline fj_k_base fj_k_base_next(fj_k_base base) { return base + 64; }
     bits &= bits - 1;                                                                              \
   } while (0)
 static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bits) {
+#ifdef FJ_K_FLATTEN_SKIP_EMPTY
+  if (bits == 0) return out;
+#endif
   int count = __builtin_popcountll(bits);
   for (int i = 0; i < 8; i++)
     FJ_K_PUT(i);
@@ -118,30 +155,26 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bit
 /* One block, its byte classes `m` already worked out: structural bits for
  * the index, errors into c->bad. */
 static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__masks *mp,
-                                              fj_k_carry *c, uint64_t *bs_blocks,
-                                              uint64_t *u_blocks, size_t k) {
+                                              fj_k_carry *c, fj_k_esc *e, uint64_t *bs_blocks,
+                                              uint64_t *u_blocks, size_t at) {
   fj__masks m = *mp;
   /* Most blocks of most documents have no backslash and start unescaped:
    * they skip the arithmetic and the check of the escape characters. The
    * others do both behind one branch (data-dependent, so it mispredicts:
    * a second one would double that in documents full of escapes). */
-  uint64_t escaped = 0, bad_escape = 0;
+  uint64_t escaped = 0;
   if (m.backslash | c->escaped) {
     escaped = fj_k_escaped(m.backslash, &c->escaped);
-    bad_escape = escaped & ~fj_k_escapable(blk);
-    uint64_t u = escaped & fj_k_u_bytes(blk);
-    c->u_escape |= u;
-    c->backslash |= m.backslash;
-    if (bs_blocks && m.backslash) /* block k holds one (res->bs_blocks) */
-      bs_blocks[k >> 6] |= (uint64_t)1 << (k & 63);
-    if (u_blocks && u) /* and a \u escape's 'u' (res->u_blocks) */
-      u_blocks[k >> 6] |= (uint64_t)1 << (k & 63);
+    fj_k_esc_block(e, blk, escaped);
+    if (bs_blocks && m.backslash) /* block at / 64 holds one (res->bs_blocks) */
+      bs_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
+    if (u_blocks && (escaped & fj_k_u_bytes(blk))) /* and a \u escape's 'u' (res->u_blocks) */
+      u_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
   }
   uint64_t quote = m.quote & ~escaped;
   uint64_t in_string = fj_k_in_string(quote, &c->in_string);
   uint64_t body = in_string & ~quote;
   c->bad |= m.ctrl & body;
-  c->bad |= bad_escape & body;
   /* tokens: bytes outside strings that are neither whitespace nor operators */
   uint64_t token = ~(m.ws | m.op | in_string | quote);
   uint64_t token_starts = token & ~((token << 1) | c->token);
@@ -149,76 +182,95 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
   return (m.op & ~in_string) | (quote & in_string) | token_starts;
 }
 
-/* Each block is loaded and classified one step before its turn, so the
- * branch on its backslashes has its input ready when it is reached: when
- * that branch mispredicts, it is found out at once rather than after the
- * comparisons have waited for their ports behind the block before. The
- * index is written two blocks late for the same reason: the flatten of a
- * block branches on its bit count, which is known by then (one block late,
- * the branch still waited for the in-string mask of its block). */
-#define FJ_K_STEP(b, m)                                                                            \
+/* Each block is loaded one step before its turn (measured: 3-8% faster
+ * than loading it in its turn), but classified in its turn: classified a
+ * step ahead, its five masks were held across the step before, which left
+ * too few general registers, and the spills cost more (avx512 about 10% on
+ * most files) than the earlier start of the backslash branch gained. The
+ * index is written two blocks late: the flatten of a block branches on its
+ * bit count, which is known by then (one block late, the branch still
+ * waited for the in-string mask of its block). `at` is the offset of block
+ * b: no block counter is kept, to spare a register. */
+#define FJ_K_STEP(b, at)                                                                           \
   do {                                                                                             \
+    fj__masks m_;                                                                                  \
+    fj_k_classify(&(b), &m_);                                                                      \
     fj_k_utf8_block(&u, &(b));                                                                     \
-    uint64_t next_ = fj_k_block_structurals(&(b), &(m), &c, bs_blocks, u_blocks, block++);         \
+    uint64_t next_ = fj_k_block_structurals(&(b), &m_, &c, &esc, bs_blocks, u_blocks, (at));       \
     out = fj_k_flatten(out, base, bits);                                                           \
     base = fj_k_base_next(base);                                                                   \
     bits = bits1;                                                                                  \
     bits1 = next_;                                                                                 \
   } while (0)
-#define FJ_K_AHEAD(b, m, p)                                                                        \
+
+/* Two blocks a turn (less loop overhead), while three are left. An input
+ * larger than the L2 cache streams from L3 or memory, and the hardware
+ * prefetcher alone leaves the loads waiting (10% of the samples on the
+ * instruction after a load in gsoc-2018, 3.3 MB); a prefetch 2 KiB ahead,
+ * one a turn (the adjacent-line prefetcher brings the other 64 bytes),
+ * takes 6-13% off the larger files (avx2 gsoc only 1%). Smaller inputs are
+ * in L2 already, and there even a test of a flag in the loop cost (it took
+ * a register: avx2 6-14% slower on the small files), so the loop is
+ * written twice. */
+#define FJ_K_PREFETCH_MIN (1u << 20)
+#define FJ_K_PAIRS(prefetch)                                                                       \
   do {                                                                                             \
-    fj_k_load(&(b), (p));                                                                          \
-    fj_k_classify(&(b), &(m));                                                                     \
+    for (; i + 192 <= len; i += 128) {                                                             \
+      if (prefetch) __builtin_prefetch((const void *)((uintptr_t)buf + i + 2048));                 \
+      fj_k_load(&b, buf + i + 64);                                                                 \
+      FJ_K_STEP(a, i);                                                                             \
+      fj_k_load(&a, buf + i + 128);                                                                \
+      FJ_K_STEP(b, i + 64);                                                                        \
+    }                                                                                              \
   } while (0)
 
 fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_result *res) {
-  fj_k_carry c = {0, 0, 0, 0, 0, 0};
+  fj_k_carry c = {0, 0, 0, 0};
+  fj_k_esc esc;
+  fj_k_esc_init(&esc);
   uint64_t *const bs_blocks = res->bs_blocks, *const u_blocks = res->u_blocks;
-  size_t block = 0; /* the number of the block FJ_K_STEP works on */
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
   uint32_t *out = idx;
   uint64_t bits = 0, bits1 = 0; /* the structurals of the two blocks before, not yet in the index */
   fj_k_base base = fj_k_base_at(0u - 128u); /* the offset of the first of them */
   fj_k_block a, b;
-  fj__masks ma, mb;
   size_t i = 0;
   if (len >= 64) {
-    FJ_K_AHEAD(a, ma, buf);            /* a: the block at i */
-    for (; i + 192 <= len; i += 128) { /* two blocks a turn: less loop overhead */
-      FJ_K_AHEAD(b, mb, buf + i + 64);
-      FJ_K_STEP(a, ma);
-      FJ_K_AHEAD(a, ma, buf + i + 128);
-      FJ_K_STEP(b, mb);
-    }
+    fj_k_load(&a, buf); /* a: the block at i */
+    if (len >= FJ_K_PREFETCH_MIN)
+      FJ_K_PAIRS(1);
+    else
+      FJ_K_PAIRS(0);
     if (i + 128 <= len) {
-      FJ_K_AHEAD(b, mb, buf + i + 64);
-      FJ_K_STEP(a, ma);
+      fj_k_load(&b, buf + i + 64);
+      FJ_K_STEP(a, i);
       a = b;
-      ma = mb;
       i += 64;
     }
-    FJ_K_STEP(a, ma);
+    FJ_K_STEP(a, i);
     i += 64;
   }
   if (i < len) { /* the tail, padded with spaces: never read past the input */
     uint8_t tail[64];
     memset(tail, ' ', sizeof tail);
     memcpy(tail, buf + i, len - i);
-    FJ_K_AHEAD(a, ma, tail);
-    FJ_K_STEP(a, ma);
+    fj_k_load(&a, tail);
+    FJ_K_STEP(a, i);
     i += 64;
   }
   out = fj_k_flatten(out, base, bits);
   out = fj_k_flatten(out, fj_k_base_next(base), bits1);
   res->n = (uint32_t)(out - idx);
-  res->u_escapes = c.u_escape != 0;
-  res->backslashes = c.backslash != 0;
-  if (c.bad | c.in_string || !fj_k_utf8_valid(&u)) {
+  res->u_escapes = fj_k_esc_u(&esc);
+  /* every backslash escapes a byte or is escaped, but the last byte's */
+  res->backslashes = fj_k_esc_any(&esc) || c.escaped;
+  if (c.bad | c.in_string || fj_k_esc_bad(&esc) || !fj_k_utf8_valid(&u)) {
     fj_error err = fj__stage1_locate(buf, len, &res->err_offset);
     if (err != FJ_OK) return err;
   }
   return FJ_OK;
 }
-#undef FJ_K_AHEAD
 #undef FJ_K_STEP
+#undef FJ_K_PAIRS
+#undef FJ_K_PREFETCH_MIN
