@@ -833,6 +833,31 @@ static void numbers_in_words(void **state) {
       }
 }
 
+/* A number that fills the input to its last byte, in a buffer of exactly
+ * that size (under AddressSanitizer a read past it is an error): long
+ * integer parts, fractions after them, none with room for word reads. */
+static void numbers_at_the_end(void **state) {
+  fj_parser *p = *state;
+  static const char *const docs[] = {
+      "[123000000000000000000000000000000000000000000000000000000000.46789]",
+      "[12345678901234567.5]",
+      "[1234567890123456789012]",
+      "12345678901.25",
+      "[123456789012345678.]",
+      "[-98765432109876543210.0123456789]"};
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+    size_t n = strlen(docs[i]);
+    char *buf = malloc(n);
+    assert_non_null(buf);
+    memcpy(buf, docs[i], n);
+    int want = rd_document((const unsigned char *)buf, n);
+    int got = validate(p, buf, n) == FJ_OK;
+    if (got != want) print_error("'%s': checker %d, fastjson %d\n", docs[i], want, got);
+    assert_int_equal(got, want);
+    free(buf);
+  }
+}
+
 static void differential_python(void **state) {
   fj_parser *p = *state;
   if (!have_python()) skip();
@@ -896,6 +921,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(kernels_agree_at_block_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(every_prefix, setup, teardown),
       cmocka_unit_test_setup_teardown(numbers_in_words, setup, teardown),
+      cmocka_unit_test_setup_teardown(numbers_at_the_end, setup, teardown),
       cmocka_unit_test_setup_teardown(differential_python, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,7 @@ static inline bool plain_number_ok(const uint8_t *s, const uint8_t *end, const u
   q += a;
   if (a == 8 && !(q = skip_digits(q, read_end))) return false;
   if (*q == '.') {
+    if (read_end - q < 9) return false; /* after a long integer part: '.' and 8 more */
     size_t b = digit_run8(++q);
     if (b == 0) return false;
     q += b;
