@@ -55,6 +55,13 @@ static bool field_ok(const fj_field_desc *f, size_t size) {
   return t != FJ_FIELD_ENUM || !f->enum_count || f->enum_values;
 }
 
+/* Whether a table has a shape the codecs can walk: at most MAX_FIELDS
+ * fields, and an array of them if any (the check every call makes; the
+ * fields themselves are fj_desc_check()'s). */
+static bool table_shape_ok(const fj_record_desc *r) {
+  return r && r->nfields <= MAX_FIELDS && (r->fields || !r->nfields);
+}
+
 #define CHECK_MAX 256 /* distinct tables fj_desc_check() follows */
 
 fj_error fj_desc_check(const fj_record_desc *desc, const fj_field_desc **bad) {
@@ -65,7 +72,7 @@ fj_error fj_desc_check(const fj_record_desc *desc, const fj_field_desc **bad) {
   todo[n++] = desc;
   while (next < n) {
     const fj_record_desc *r = todo[next++];
-    if (r->nfields > MAX_FIELDS || (!r->fields && r->nfields)) return FJ_ERR_INVALID_ARG;
+    if (!table_shape_ok(r)) return FJ_ERR_INVALID_ARG;
     for (size_t i = 0; i < r->nfields; i++) {
       const fj_field_desc *f = &r->fields[i];
       if (!field_ok(f, r->size)) {
@@ -268,13 +275,13 @@ fj_error fj_desc_read(fj_parser *parser, const void *json, size_t len, fj_arena 
 
 /* ---- writing ----------------------------------------------------------------- */
 
-/* The first KEY_CACHE record types met in one fj_desc_write() call, the
- * root first: each has its key lengths measured
- * once (fj_field_desc.name_len, or counted) rather than once per field
- * written (strlen() was 14% of write_struct/fastjson-desc/company, an array
- * of records with a record in each). LEN_UNKNOWN: measure when written (a
- * name of 255 bytes or more, or a type beyond the cache, checked each time
- * it is met). */
+/* The first KEY_CACHE record types met below the root in one
+ * fj_desc_write() call: each has its key lengths measured once
+ * (fj_field_desc.name_len, or counted) rather than once per field written
+ * (strlen() was 14% of write_struct/fastjson-desc/company, an array of
+ * records with a record in each). LEN_UNKNOWN: measure when written (a
+ * name of 255 bytes or more, or a type beyond the cache). The root measures
+ * its keys as it writes them. */
 #define KEY_CACHE 8
 #define LEN_UNKNOWN 255u
 
@@ -292,8 +299,8 @@ static inline size_t name_len(const char *s) {
   return 16 + strlen(s + 16);
 }
 
-/* A record type met in this call: checked the first time (FJ_ERR_INVALID_ARG
- * for a table the codecs cannot use), and *lens its key lengths from the
+/* A record type met in this call: FJ_ERR_INVALID_ARG for a table of no
+ * usable shape (table_shape_ok()), else *lens its key lengths from the
  * cache, or NULL (measured when written) beyond it. */
 static fj_error prepare(write_ctx *c, const fj_record_desc *desc, const uint8_t **lens) {
   for (unsigned i = 0; i < c->n; i++)
@@ -302,8 +309,7 @@ static fj_error prepare(write_ctx *c, const fj_record_desc *desc, const uint8_t 
       return FJ_OK;
     }
   *lens = NULL;
-  if (!desc || desc->nfields > MAX_FIELDS || (!desc->fields && desc->nfields))
-    return FJ_ERR_INVALID_ARG;
+  if (!table_shape_ok(desc)) return FJ_ERR_INVALID_ARG;
   if (c->n == KEY_CACHE) return FJ_OK;
   uint8_t *l = c->lens[c->n];
   for (size_t i = 0; i < desc->nfields; i++) {
@@ -432,6 +438,6 @@ fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in)
   c.n = 0;
   /* the root's key lengths are measured as written: a table of one record
    * (flat, abc) wrote 7% slower through prepare() */
-  if (desc->nfields > MAX_FIELDS || (!desc->fields && desc->nfields)) return FJ_ERR_INVALID_ARG;
+  if (!table_shape_ok(desc)) return FJ_ERR_INVALID_ARG;
   return write_record(&c, w, desc, in, NULL);
 }
