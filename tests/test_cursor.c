@@ -900,6 +900,9 @@ static void trailing_content(void **state) {
   OK(fj_array_next(&a, &el));
   EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
   assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 7, 1, 8);
+  /* asked again, the iteration says so again rather than FJ_END */
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 7, 1, 8);
 
   root = parse(f, "[]]");
   OK(fj_value_get_array(&root, &a));
@@ -912,6 +915,22 @@ static void trailing_content(void **state) {
   OK(fj_object_next(&o, NULL, &el));
   EXPECT(fj_object_next(&o, NULL, &el), FJ_ERR_TRAILING_CONTENT);
   assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 9, 2, 1);
+  EXPECT(fj_object_next(&o, NULL, &el), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 9, 2, 1);
+
+  /* a nested iteration that ended before the root did still ends plainly */
+  root = parse(f, "[[1], 2] x");
+  fj_array inner;
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_array(&el, &inner));
+  OK(fj_array_next(&inner, &el));
+  EXPECT(fj_array_next(&inner, &el), FJ_END);
+  OK(fj_array_next(&a, &el));
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
+  EXPECT(fj_array_next(&inner, &el), FJ_END);
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
+  assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 9, 1, 10);
 
   /* trailing whitespace is not content */
   root = parse(f, "[1] \n\t\r ");

@@ -376,7 +376,8 @@ FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
  *  @return FJ_OK with *elem set; FJ_END; FJ_ERR_INVALID_ARG (`a` NULL or a
  *          zeroed `*a`); FJ_ERR_EXPECTED_VALUE;
  *          FJ_ERR_EXPECTED_COMMA; FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT
- *          (after the root array closes); FJ_ERR_OUT_OF_ORDER (the cursor has
+ *          (after the root array closes, and again on every later call on
+ *          it); FJ_ERR_OUT_OF_ORDER (the cursor has
  *          left this array); FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_array_next(fj_array *a, fj_value *elem);
 
@@ -407,8 +408,8 @@ FJ_API fj_error fj_value_get_object(const fj_value *v, fj_object *out);
  *  @return FJ_OK; FJ_END after the last field; FJ_ERR_INVALID_ARG (`o` NULL
  *          or a zeroed `*o`); FJ_ERR_EXPECTED_KEY;
  *          FJ_ERR_EXPECTED_COLON; FJ_ERR_EXPECTED_VALUE; FJ_ERR_EXPECTED_COMMA;
- *          FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT; FJ_ERR_OUT_OF_ORDER;
- *          FJ_ERR_STALE_DOCUMENT. */
+ *          FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT (as fj_array_next());
+ *          FJ_ERR_OUT_OF_ORDER; FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
 
 /** The next field with its key already read as fj_value_get_string() reads

@@ -141,6 +141,16 @@ fj_error(fj_value_get_object)(const fj_value *v, fj_object *out) {
   return FJ_OK;
 }
 
+/* The step of an iteration that has ended: FJ_END, or for the root
+ * container's, when content follows it, FJ_ERR_TRAILING_CONTENT again (as
+ * the step that closed it said): a caller that tries once more is not told
+ * the document ended well. */
+static fj_error ended(fj_parser *p, uint32_t depth) {
+  if (depth == 1 && p->hot.depth == 0 && p->hot.pos < p->hot.n)
+    return fj__fail(p, FJ_ERR_TRAILING_CONTENT, fj__offset(p, p->hot.pos));
+  return FJ_END;
+}
+
 /* Checks an iteration and brings the cursor to the position after its
  * previous element: out of whatever child the caller entered, and over the
  * previous element if the caller did not read it. The usual case (the
@@ -150,7 +160,7 @@ static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uin
   if (FJ_LIKELY(p->hot.cur == serial)) /* directly inside: open, not done */
     return p->hot.pos == last ? skip_value(p) : FJ_OK;
   if (FJ_UNLIKELY(!p->doc || serial < p->doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
-  if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return FJ_END;
+  if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return ended(p, depth);
   if (!fj__entry_open(p, serial, depth))
     return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
   return fj__skip_to_depth(p, depth); /* the caller entered the previous element */
