@@ -955,7 +955,8 @@ static void emit_header(sbuf *h, const char *guard) {
           T, T, T);
     else
       out(h, "fj_error fj_write_%s(fj_writer *w, const %s *in);\n", T, T);
-    out(h, "/** Whether two decoded values are equal (field by field, strings by bytes). */\n");
+    out(h, "/** Whether two decoded values are equal (field by field, strings by bytes).\n"
+           " *  Recurses as deep as the values nest (see fj_decode_record_equal()). */\n");
     if (t->kind == T_RECORD)
       out(h,
           "static inline bool fj_equal_%s(const %s *a, const %s *b) {\n"

@@ -500,7 +500,11 @@ FJ_API fj_error fj_decode_record_fields(fj_decoder *d, fj_object *o, const fj_de
 
 /** Whether structs `a` and `b` of record `r` are equal, member by member:
  *  has-flags, scalars (strings by bytes, doubles with ==), records and
- *  arrays element by element, custom members through r->equal_custom. */
+ *  arrays element by element, custom members through r->equal_custom.
+ *  The comparison recurses once per level of nesting: values read by the
+ *  library are at most FJ_DECODE_MAX_DEPTH deep, but a recursive struct
+ *  built by hand (a linked list of a million nodes) can exhaust the C stack
+ *  here, as any recursive comparison would. */
 FJ_API bool fj_decode_record_equal(const fj_decode_record *r, const void *a, const void *b);
 
 /** The next element of the entered array `a` (fj_array_next() with a
