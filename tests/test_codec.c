@@ -1279,6 +1279,95 @@ static void test_descriptor_depth(void **state) {
   free(json);
 }
 
+/* Writes `T` value `in` with a writer that allows any depth; the result. */
+#define WRITE_ANY_DEPTH(T, in, buf, result)                                                        \
+  do {                                                                                             \
+    fj_writer *w_;                                                                                 \
+    OK(fj_writer_new(&w_, &(fj_writer_options){.max_depth = FJ_MAX_DEPTH}, fj_sink_buffer(buf)));  \
+    (result) = fj_write_##T(w_, in);                                                               \
+    if (!(result)) (result) = fj_writer_finish(w_);                                                \
+    fj_writer_free(w_);                                                                            \
+  } while (0)
+
+/* Structs built by hand nest as deep as memory allows, and the struct
+ * writers recurse once per level: they stop past FJ_DECODE_MAX_DEPTH with
+ * FJ_ERR_DEPTH whatever the writer's max_depth (a million levels crashed),
+ * and write every depth the readers accept. */
+static void test_deep_write(void **state) {
+  (void)state;
+  enum { HUGE = 200000 };
+  Tree *nodes = calloc(HUGE + 1, sizeof *nodes);
+  assert_non_null(nodes);
+  fj_parser *p;
+  OK(fj_parser_new(&p, &(fj_parser_options){FJ_MAX_DEPTH, 0, NULL}));
+  int outcomes[2] = {0, 0};
+  const size_t depths[] = {FJ_DECODE_MAX_DEPTH - 2, FJ_DECODE_MAX_DEPTH - 1, FJ_DECODE_MAX_DEPTH,
+                           FJ_DECODE_MAX_DEPTH + 1, HUGE};
+  for (size_t k = 0; k < sizeof depths / sizeof *depths; k++) {
+    size_t n = depths[k]; /* n "neg" levels around a number */
+    for (size_t i = 0; i < n; i++)
+      nodes[i] = (Tree){.kind = Tree_neg, .as.neg = &nodes[i + 1]};
+    nodes[n] = (Tree){.kind = Tree_num, .as.num = 1};
+    fj_buffer out = {0};
+    fj_error written;
+    WRITE_ANY_DEPTH(Tree, &nodes[0], &out, written);
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    fj_decode_error err;
+    Tree back;
+    outcomes[written != FJ_OK]++;
+    if (written == FJ_OK) { /* what is written reads back */
+      OK(fj_read_Tree(p, out.data, out.len, &a, 0, &back, &err));
+      assert_true(fj_equal_Tree(&back, &nodes[0]));
+    } else {
+      EXPECT(written, FJ_ERR_DEPTH);
+      assert_true(n > FJ_DECODE_MAX_DEPTH - 2);
+    }
+    if (k + 1 < sizeof depths / sizeof *depths && written != FJ_OK) {
+      /* what is refused is also what the reader refuses */
+      char *json = malloc(n * 8 + 16), *o = json;
+      assert_non_null(json);
+      for (size_t i = 0; i < n; i++)
+        o += sprintf(o, "{\"neg\":");
+      o += sprintf(o, "{\"num\":1}");
+      memset(o, '}', n);
+      EXPECT(fj_read_Tree(p, json, (size_t)(o - json) + n, &a, 0, &back, &err), FJ_ERR_DEPTH);
+      free(json);
+    }
+    fj_arena_free(&a);
+    fj_buffer_free(&out);
+  }
+  assert_int_equal(outcomes[0], 2); /* 1022 and 1023 levels: written and read */
+  assert_int_equal(outcomes[1], 3); /* 1024 on: refused by both */
+  free(nodes);
+  fj_parser_free(p);
+
+  /* arrays of arrays (a recursive array type) */
+  Nest_array *arrays = calloc(HUGE + 1, sizeof *arrays);
+  assert_non_null(arrays);
+  for (size_t i = 0; i < HUGE; i++)
+    arrays[i] = (Nest_array){.items = &arrays[i + 1], .count = 1};
+  Deep deep = {.nest = arrays[0], .has_nest = true};
+  fj_buffer out = {0};
+  fj_error written;
+  WRITE_ANY_DEPTH(Deep, &deep, &out, written);
+  EXPECT(written, FJ_ERR_DEPTH);
+  fj_buffer_free(&out);
+  free(arrays);
+
+  /* descriptor tables */
+  tree_node *chain = calloc(HUGE + 1, sizeof *chain);
+  assert_non_null(chain);
+  for (size_t i = 0; i < HUGE; i++)
+    chain[i].child = &chain[i + 1];
+  fj_writer *w;
+  OK(fj_writer_new(&w, &(fj_writer_options){.max_depth = FJ_MAX_DEPTH}, fj_sink_buffer(&out)));
+  EXPECT(fj_desc_write(w, &tree_desc, &chain[0]), FJ_ERR_DEPTH);
+  fj_writer_free(w);
+  fj_buffer_free(&out);
+  free(chain);
+}
+
 /* ---- the generator's schema errors ------------------------------------------------ */
 
 /* Runs fastjson-gen on `schema`; returns its exit status and its stderr in buf. */
@@ -1380,6 +1469,7 @@ int main(void) {
       cmocka_unit_test(test_descriptors_name_len),
       cmocka_unit_test(test_descriptor_checks),
       cmocka_unit_test(test_descriptor_depth),
+      cmocka_unit_test(test_deep_write),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

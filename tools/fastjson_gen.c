@@ -289,9 +289,10 @@ struct type {
   char **variant_ptrs;
   bool wrapper; /* the object around a nested-discriminator variant: wire shape only */
   /* emission */
-  int visit;     /* 0 new, 1 on the DFS stack, 2 done */
-  bool own_fns;  /* read and compared by functions of its own (custom members reach it) */
-  bool write_fn; /* an enum written by a function of its own (an element, a variant) */
+  int visit;         /* 0 new, 1 on the DFS stack, 2 done */
+  bool own_fns;      /* read and compared by functions of its own (custom members reach it) */
+  bool write_fn;     /* an enum written by a function of its own (an element, a variant) */
+  unsigned searched; /* the last reaches() search that went through it */
 };
 
 static type **g_types; /* every named type, in creation order */
@@ -1446,6 +1447,37 @@ static char *write_call(const type *t, const char *src, bool pointer) {
   }
 }
 
+/* Whether `a` is the type `t` names (functions go by name: a $ref may hold a copy). */
+static bool same_type(const type *a, const type *t) {
+  return a && a->kind == t->kind && a->name && !strcmp(a->name, t->name);
+}
+
+/* Whether a type nested in `from` (through fields, variants, elements) is
+ * `target`. A search marks the types it has been through with its own
+ * g_search number. */
+static unsigned g_search;
+
+static bool reaches(type *from, const type *target) {
+  if (!from || from->searched == g_search) return false;
+  from->searched = g_search;
+  for (size_t k = 0; from->kind == T_RECORD && k < from->nfields; k++)
+    if (same_type(from->fields[k].t, target) || reaches(from->fields[k].t, target)) return true;
+  for (size_t k = 0; from->kind == T_UNION && k < from->nvariants; k++)
+    if (same_type(from->variants[k].t, target) || reaches(from->variants[k].t, target)) return true;
+  return (from->kind == T_ARRAY || from->kind == T_MAP) &&
+         (same_type(from->elem, target) || reaches(from->elem, target));
+}
+
+/* A recursive type's writer recurses once per level of a value, and a
+ * struct built by hand can nest deeper than the C stack allows (or than
+ * any reader would accept): the writer stops it as the readers stop
+ * input, past FJ_DECODE_MAX_DEPTH, whatever the writer's max_depth. */
+static void emit_depth_check(sbuf *c, const type *t) {
+  g_search++;
+  if (reaches((type *)t, t))
+    out(c, "  if (fj_writer_depth(w) > FJ_DECODE_MAX_DEPTH) return FJ_ERR_DEPTH;\n");
+}
+
 static void emit_helper_writers(sbuf *c, const type *t) {
   if (t->kind == T_ENUM && t->write_fn) {
     out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
@@ -1454,14 +1486,15 @@ static void emit_helper_writers(sbuf *c, const type *t) {
     out(c, "  return fj_writer_stringn(w, %s_values[v], %s_value_lens[v]);\n}\n\n", t->name,
         t->name);
   } else if (t->kind == T_ARRAY) {
-    out(c, "static fj_error write_%s_rest(fj_writer *w, %s v) {\n  fj_error e = FJ_OK;\n", t->name,
-        t->name);
-    out(c, "  if (v.count && !v.items) return FJ_ERR_INVALID_ARG;\n");
+    out(c, "static fj_error write_%s_rest(fj_writer *w, %s v) {\n", t->name, t->name);
+    emit_depth_check(c, t);
+    out(c, "  fj_error e = FJ_OK;\n  if (v.count && !v.items) return FJ_ERR_INVALID_ARG;\n");
     out(c, "  for (size_t i = 0; !e && i < v.count; i++)\n    e = %s;\n",
         write_call(t->elem, "v.items[i]", false));
     out(c, "  return e ? e : fj_writer_end_array(w);\n}\n\n");
   } else if (t->kind == T_MAP) {
     out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
+    emit_depth_check(c, t);
     out(c, "  if (v.count && (!v.keys || !v.values)) return FJ_ERR_INVALID_ARG;\n");
     out(c, "  fj_error e = fj_writer_begin_object(w);\n");
     out(c, "  for (size_t i = 0; !e && i < v.count; i++) {\n");
@@ -1520,11 +1553,6 @@ static char *member_write_call(const field *f, const char *m, const char *k, con
   }
 }
 
-/* Whether `a` is the type `t` names (functions go by name: a $ref may hold a copy). */
-static bool same_type(const type *a, const type *t) {
-  return a && a->kind == t->kind && a->name && !strcmp(a->name, t->name);
-}
-
 /* How many places in the generated C call t's rest function: fields,
  * variants, and elements of arrays and maps. */
 static size_t rest_callers(const type *t) {
@@ -1551,6 +1579,7 @@ static const char *rest_attr(const type *t) {
 
 static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "%sfj_error %s(fj_writer *w, const %s *in) {\n", rest_attr(t), rest_name(t), t->name);
+  emit_depth_check(c, t);
   out(c, "  fj_error e;\n");
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
@@ -1612,6 +1641,7 @@ static void emit_union_writer(sbuf *c, const type *t) {
   }
   if (!has_rest(t)) return;
   out(c, "%sfj_error %s(fj_writer *w, const %s *in) {\n", rest_attr(t), rest_name(t), t->name);
+  emit_depth_check(c, t);
   out(c, "  fj_error e = FJ_OK;\n  switch (in->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *vr = &t->variants[i];

@@ -607,7 +607,9 @@ FJ_API fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_re
  *  @return the writer's errors; FJ_ERR_INVALID_ARG for an enum value out of
  *          range, an absent required field that is not nullable (the reader
  *          would refuse the output), or a table fj_desc_check() refuses for
- *          a NULL name, nested table or enum strings. */
+ *          a NULL name, nested table or enum strings; FJ_ERR_DEPTH for
+ *          records nested more than FJ_DECODE_MAX_DEPTH deep (a recursive
+ *          struct built by hand), whatever the writer's max_depth. */
 FJ_API fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in);
 
 /** Checks a descriptor table and every table it reaches, once, before

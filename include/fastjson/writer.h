@@ -247,6 +247,13 @@ FJ_API fj_error fj_writer_finish(fj_writer *w);
  *  into *bytes. @return FJ_OK; FJ_ERR_INVALID_ARG if an argument is NULL. */
 FJ_API fj_error fj_writer_size(const fj_writer *w, size_t *bytes);
 
+/** How many arrays and objects are open: 0 before the root value and after
+ *  it ends, and for a NULL `w`. The struct writers (generated and
+ *  descriptor tables) recurse once per level and stop past
+ *  FJ_DECODE_MAX_DEPTH levels of it with FJ_ERR_DEPTH (fastjson/codec.h),
+ *  whatever max_depth allows, rather than exhaust the C stack. */
+FJ_API uint32_t fj_writer_depth(const fj_writer *w);
+
 /** Formats a finite double as fj_writer_double() does, without a NUL, into
  *  `buf` of `cap` bytes, and its length into *len. Thread-safe.
  *  @return FJ_OK; FJ_ERR_NUMBER_RANGE for NaN or an infinity;

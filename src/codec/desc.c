@@ -289,6 +289,7 @@ typedef struct write_ctx {
   const fj_record_desc *desc[KEY_CACHE];
   uint8_t lens[KEY_CACHE][MAX_FIELDS];
   unsigned n;
+  uint32_t depth; /* records being written, one C frame each */
 } write_ctx;
 
 /* strlen() in line for the common short name: a call to the library's
@@ -404,6 +405,9 @@ static fj_error write_member(fj_writer *w, const fj_field_desc *f, size_t n, con
 /* A record; `lens`: its key lengths (key_lens()), or NULL to measure. */
 static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *desc,
                              const char *base, const uint8_t *lens) {
+  /* a recursive struct built by hand may nest deeper than the C stack allows */
+  if (FJ_UNLIKELY(c->depth >= FJ_DECODE_MAX_DEPTH)) return FJ_ERR_DEPTH;
+  c->depth++;
   fj_error e = fj_writer_begin_object(w);
   for (size_t i = 0; !e && i < desc->nfields; i++) {
     const fj_field_desc *f = &desc->fields[i];
@@ -429,6 +433,7 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
     if ((e = fj_writer_keyn(w, f->name, n))) break;
     e = present ? write_one(c, w, f, f->type, src) : fj_writer_null(w);
   }
+  c->depth--;
   return e ? e : fj_writer_end_object(w);
 }
 
@@ -436,6 +441,7 @@ fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in)
   if (!desc || !in) return FJ_ERR_INVALID_ARG;
   write_ctx c;
   c.n = 0;
+  c.depth = 0;
   /* the root's key lengths are measured as written: a table of one record
    * (flat, abc) wrote 7% slower through prepare() */
   if (!table_shape_ok(desc)) return FJ_ERR_INVALID_ARG;

@@ -1068,6 +1068,8 @@ fj_error fj_writer_size(const fj_writer *w, size_t *bytes) {
   return FJ_OK;
 }
 
+uint32_t fj_writer_depth(const fj_writer *w) { return w ? w->depth : 0; }
+
 fj_error fj_format_double(double v, char *buf, size_t cap, size_t *len) {
   if (!buf || !len) return FJ_ERR_INVALID_ARG;
   if (!is_finite(v)) return FJ_ERR_NUMBER_RANGE;
