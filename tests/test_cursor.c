@@ -594,6 +594,71 @@ static void skipping_stops_at_the_closing_bracket(void **state) {
   }
 }
 
+/* A container passed over whole (skipped, its raw text taken, counted)
+ * must close with its own kind of bracket: bracket matching counts depth
+ * only, and [1,2} passed as an array. The error and its offset are those
+ * fj_parser_validate() gives. (Brackets inside a skipped value are not
+ * checked: a skipped value is not validated.) */
+static void passed_over_containers_close_in_kind(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *doc; /* the root's first element is the bad container */
+    size_t close;    /* the offset of its closing bracket */
+  } bad[] = {{"[[1,2}]", 5}, {"[{\"a\":1]]", 7}, {"[[}]", 2}, {"[{]]", 2}, {"[{\"a\":[1]]]", 9}};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    const char *d = bad[i].doc;
+    fj_error want = fj_parser_validate(f->p, d, strlen(d));
+    assert_int_not_equal(want, FJ_OK);
+    fj_location loc;
+    EXPECT(fj_parser_last_error(f->p, &loc), want);
+    size_t want_at = loc.offset;
+    assert_int_equal(want_at, bad[i].close);
+    fj_value root = parse(f, d), el;
+    fj_array a;
+    const char *s;
+    size_t n;
+    /* skipped by the next step */
+    OK(fj_value_get_array(&root, &a));
+    OK(fj_array_next(&a, &el));
+    EXPECT(fj_array_next(&a, &el), want);
+    EXPECT(fj_parser_last_error(f->p, &loc), want);
+    assert_int_equal(loc.offset, want_at);
+    /* skipped explicitly */
+    root = parse(f, d);
+    OK(fj_value_get_array(&root, &a));
+    OK(fj_array_next(&a, &el));
+    EXPECT(fj_value_skip(&el), want);
+    /* its raw text */
+    root = parse(f, d);
+    OK(fj_value_get_array(&root, &a));
+    OK(fj_array_next(&a, &el));
+    EXPECT(fj_value_get_raw(&el, &s, &n), want);
+    EXPECT(fj_parser_last_error(f->p, &loc), want);
+    assert_int_equal(loc.offset, want_at);
+    /* counted */
+    root = parse(f, d);
+    OK(fj_value_get_array(&root, &a));
+    OK(fj_array_next(&a, &el));
+    if (d[1] == '[') {
+      fj_array inner;
+      OK(fj_value_get_array(&el, &inner));
+      EXPECT(fj_array_count(&inner, &n), want);
+    } else {
+      fj_object inner;
+      OK(fj_value_get_object(&el, &inner));
+      EXPECT(fj_object_count(&inner, &n), want);
+    }
+  }
+  /* the root itself */
+  fj_value root = parse(f, "[1,2}");
+  const char *s;
+  size_t n;
+  EXPECT(fj_value_get_raw(&root, &s, &n), FJ_ERR_EXPECTED_COMMA);
+  root = parse(f, "[1,2}");
+  EXPECT(fj_value_skip(&root), FJ_ERR_EXPECTED_COMMA);
+  assert_location(f->p, FJ_ERR_EXPECTED_COMMA, 4, 1, 5);
+}
+
 static void misuse_errors(void **state) {
   fixture *f = *state;
   const char *json = "[[1, 2], [3], 4, {\"k\": [5]}]";
@@ -1433,6 +1498,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(object_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(skipping_unread_and_partial, setup, teardown),
       cmocka_unit_test_setup_teardown(skipping_stops_at_the_closing_bracket, setup, teardown),
+      cmocka_unit_test_setup_teardown(passed_over_containers_close_in_kind, setup, teardown),
       cmocka_unit_test_setup_teardown(misuse_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(failures_leave_refused_handles, setup, teardown),
       cmocka_unit_test_setup_teardown(rewind_restarts, setup, teardown),

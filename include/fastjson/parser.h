@@ -5,7 +5,8 @@
  * writes the structural index: the byte offsets of every `{ } [ ] : ,`, every
  * opening quote and the first byte of every number and literal. Stage 2 is a
  * lazy cursor over that index: nothing is converted until the caller asks for
- * it, and values that the caller skips are only bracket-matched.
+ * it, and values that the caller skips are only bracket-matched (a skipped
+ * array or object must close with its own kind of bracket).
  *
  * Lifetimes: the parser never copies or modifies the input; the input must
  * stay alive and unchanged while values of the document are used. Values,
@@ -26,8 +27,10 @@
  *
  * Validation: the cursor checks what it reads. A value that is skipped is
  * only bracket-matched, so errors inside it (a malformed number, a bad \u
- * escape) are not seen. fj_parser_validate() checks the whole document
- * against RFC 8259.
+ * escape, a nested [1} whose counts balance) are not seen; its own
+ * brackets must be a pair ([1,2} is an error wherever it is passed over:
+ * skipped, counted or taken raw). fj_parser_validate() checks the whole
+ * document against RFC 8259.
  *
  * Thread-safety: a parser and its values belong to one thread at a time;
  * distinct parsers can be used on distinct threads.
@@ -340,11 +343,14 @@ FJ_API fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, s
 /** The value's JSON text as written in the input, from its first byte to its
  *  last (a string includes its quotes; a container its brackets; no trailing
  *  whitespace). Works for numbers too big for any C type. A container's end
- *  is found by bracket matching from the value's own position; the cursor
- *  does not move, so this works for any valid handle.
+ *  is found by bracket matching from the value's own position (its brackets
+ *  must be a pair; what is inside is not validated); the cursor does not
+ *  move, so this works for any valid handle.
  *  @param s, len  receive a pointer into the input and a length in bytes.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v`, `s` or `len` NULL, or a zeroed
  *          `*v`); FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_BAD_ESCAPE (string);
+ *          FJ_ERR_EXPECTED_COMMA, FJ_ERR_EXPECTED_VALUE or FJ_ERR_EXPECTED_KEY
+ *          at a closing bracket of the other kind ([1,2}, as validation);
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER (parent closed). */
 FJ_API fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len);
 
@@ -357,7 +363,8 @@ FJ_API size_t fj_value_offset(const fj_value *v);
  *  bracket-matched, not validated). Skipping a scalar or an already-passed
  *  value does nothing.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` NULL or a zeroed `*v`);
- *          FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; the bracket errors of
+ *          fj_value_get_raw(); FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER (the value's parent was left). */
 FJ_API fj_error fj_value_skip(const fj_value *v);
 
@@ -393,7 +400,8 @@ FJ_API fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
  *  iteration ended or its parent moved on), as long as the document is
  *  current. Costs a pass over the array's structurals.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`a` or `count` NULL, or a zeroed
- *          `*a`); FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_STALE_DOCUMENT. */
+ *          `*a`); FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; the bracket errors of
+ *          fj_value_get_raw() (the array closed by '}'); FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_array_count(fj_array *a, size_t *count);
 
 /* ---- objects --------------------------------------------------------------- */

@@ -60,13 +60,24 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
   return FJ_OK;
 }
 
+fj_error fj__mismatched_close(fj_parser *p, uint32_t close) {
+  /* named as validation names it: after '{' a key was due, after '[', ','
+   * or ':' a value, else a ',' or the matching bracket */
+  uint8_t before = close ? fj__char(p, close - 1) : 0;
+  fj_error e = before == '{'                                     ? FJ_ERR_EXPECTED_KEY
+               : before == '[' || before == ',' || before == ':' ? FJ_ERR_EXPECTED_VALUE
+                                                                 : FJ_ERR_EXPECTED_COMMA;
+  return fj__fail(p, e, fj__offset(p, close));
+}
+
 /* Skips the container whose opening bracket is at the cursor. */
 static fj_error skip_container(fj_parser *p) {
-  uint32_t depth = p->hot.depth;
+  uint32_t depth = p->hot.depth, open = p->hot.pos;
   if (depth + 1 > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->hot.pos));
   p->hot.pos++;
   p->hot.depth = depth + 1;
-  return fj__skip_to_depth(p, depth);
+  fj_error err = fj__skip_to_depth(p, depth);
+  return err ? err : fj__check_pair(p, open, p->hot.pos - 1);
 }
 
 /* fj__skip_current, inlined where the cursor steps over values: a scalar
@@ -589,7 +600,7 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
   uint8_t c = fj__char(p, pos);
   if (c == ']' || c == '}') {
     *count = 0;
-    return FJ_OK;
+    return fj__check_pair(p, start, pos);
   }
   while (depth) {
     if (pos >= p->hot.n) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
@@ -604,6 +615,8 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
     }
     pos++;
   }
+  fj_error err = fj__check_pair(p, start, pos - 1);
+  if (err) return err;
   *count = commas + 1;
   return FJ_OK;
 }

@@ -215,6 +215,19 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target);
 /* Skips the value starting at structural p->hot.pos (the cursor is at its depth). */
 fj_error fj__skip_current(fj_parser *p);
 
+/* The error for structural `close`, a closing bracket of the other kind
+ * than the bracket it closes (cursor.c). */
+fj_error fj__mismatched_close(fj_parser *p, uint32_t close);
+
+/* Bracket matching counts depth only: this checks that the brackets it
+ * paired at structurals `open` and `close` are '[' ']' or '{' '}' (one
+ * compare, where a whole value was passed over). Brackets inside are not
+ * checked: a value passed over is not validated. */
+static inline fj_error fj__check_pair(fj_parser *p, uint32_t open, uint32_t close) {
+  if (FJ_LIKELY(fj__char(p, close) == fj__char(p, open) + 2)) return FJ_OK;
+  return fj__mismatched_close(p, close);
+}
+
 /* Scratch memory. */
 void *fj__arena_alloc(fj_parser *p, size_t n);
 fj__arena_mark fj__arena_save(const fj_parser *p);

@@ -185,6 +185,8 @@ static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *en
       }
       k++;
     } while (d);
+    fj_error err = fj__check_pair(p, pos, k - 1);
+    if (err) return err;
     *end = p->hot.idx[k - 1] + 1;
     return FJ_OK;
   }
