@@ -383,6 +383,29 @@ static void test_policy_errors(void **state) {
                       "/strict/b at byte 30: unknown field \"b\"");
   assert_string_equal(
       policy("{\"qty\": 1, \"lax\": {\"b\": 2}}", FJ_DECODE_UNKNOWN_FIELDS_ERROR, NULL, &a), "");
+  /* a skipped value is only bracket-matched: its mistakes are errors with
+   * FJ_DECODE_VALIDATE, at the offset validation gives */
+  static const char *const bad_skipped[][2] = {
+      {"{\"qty\": 1, \"zzz\": [tru, 1]}",
+       "(root) at byte 19: invalid literal (expected true, false or null)"},
+      {"{\"qty\": 1, \"zzz\": 01}", "(root) at byte 19: malformed number (RFC 8259 section 6)"},
+      {"{\"qty\": 1, \"zzz\": -}", "(root) at byte 19: malformed number (RFC 8259 section 6)"},
+      {"{\"qty\": 1, \"zzz\": \"\\uZZZZ\"}",
+       "(root) at byte 19: invalid escape sequence in a string"},
+      {"{\"qty\": 1, \"zzz\": \"\\ud800\"}",
+       "(root) at byte 19: \\u escape is a lone or mismatched UTF-16 surrogate"},
+      {"{\"qty\": 1, \"zzz\": {\"x\" 1 2}}", "(root) at byte 23: expected ':' after an object key"},
+      {"{\"qty\": 1, \"zzz\": [[1}]}",
+       "(root) at byte 21: expected ',' or the end of the array or object"}};
+  for (size_t i = 0; i < sizeof bad_skipped / sizeof *bad_skipped; i++) {
+    assert_string_equal(policy(bad_skipped[i][0], 0, &p, &a), "");
+    const char *got = policy(bad_skipped[i][0], FJ_DECODE_VALIDATE, NULL, &a);
+    if (strcmp(got, bad_skipped[i][1]) != 0)
+      fail_msg("%s: got \"%s\", want \"%s\"", bad_skipped[i][0], got, bad_skipped[i][1]);
+  }
+  assert_string_equal(
+      policy("{\"qty\": 1, \"zzz\": {\"deep\": [1, 2]}}", FJ_DECODE_VALIDATE, &p, &a), "");
+  assert_int_equal(p.qty, 1);
   /* JSON Pointer escapes in paths, maps and nested arrays */
   assert_string_equal(policy("{\"qty\": 1, \"sl/ash~\": true}", 0, NULL, &a),
                       "/sl~1ash~0 at byte 22: expected int32, got boolean");

@@ -87,13 +87,21 @@ typedef struct fj_str {
 
 /* ---- decoding policies and errors ------------------------------------------ */
 
-/** Decode flags (bit set). A schema can fix a policy for one type (see
- *  tools/fastjson_gen.c); these are the defaults for the others. */
+/** Decode flags (bit set). A schema can fix the first two policies for one
+ *  type ("x-fastjson-unknown-fields", "x-fastjson-duplicates": README, "Using
+ *  it in your build"); these are the defaults for the others. */
 enum fj_decode_flags {
   /** A key the type does not declare is an error (default: skipped). */
   FJ_DECODE_UNKNOWN_FIELDS_ERROR = 1u << 0,
   /** A key seen twice in one object: the last value wins (default: error). */
-  FJ_DECODE_DUPLICATES_LAST_WINS = 1u << 1
+  FJ_DECODE_DUPLICATES_LAST_WINS = 1u << 1,
+  /** The whole document is validated (fj_parser_validate(), RFC 8259) before
+   *  it is read, so that a malformed value in a field the type does not
+   *  declare (a bad number, literal or \u escape) is an error too. By
+   *  default a value the reader does not keep is passed over as the cursor
+   *  passes over values, only bracket-matched. Costs a second stage-1 pass
+   *  and a validation pass, about what fj_parser_validate() alone costs. */
+  FJ_DECODE_VALIDATE = 1u << 2
 };
 
 /** Deepest nesting the struct codecs read, in levels of arrays and objects

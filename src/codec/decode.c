@@ -157,6 +157,10 @@ fj_error fj_decode_begin(fj_decode_doc *doc, fj_parser *parser, const void *json
     parser = doc->own;
   }
   fj_decoder_init(&doc->d, parser, arena, flags, err);
+  if (flags & FJ_DECODE_VALIDATE) {
+    fj_error e = fj_parser_validate(parser, json, len);
+    if (e) return e; /* described from the parser's error, as a parse error is */
+  }
   return fj_parser_parse(parser, json, len, &doc->root);
 }
 
