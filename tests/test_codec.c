@@ -1410,6 +1410,39 @@ static int generate(const char *schema, char *buf, size_t cap) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Schemas whose type names would clash (with each other, the library's,
+ * a C header's, or a name the generated code uses) and shapes that read no
+ * member: the output compiles warning-free (a redefinition of struct X or
+ * fj_str, an unused `in`, before). */
+static void test_generated_names_compile(void **state) {
+  (void)state;
+  static const char *const schemas[] = {
+      "{\"title\": \"X\", \"type\": \"object\", \"properties\": {\"a\": {\"title\": \"X\", "
+      "\"type\": \"object\", \"properties\": {\"b\": {\"type\": \"integer\"}}}}}",
+      "{\"title\": \"R\", \"type\": \"object\", \"properties\": {\"a\": {\"title\": \"fj_str\", "
+      "\"type\": \"object\"}, \"b\": {\"title\": \"FILE\", \"type\": \"object\"}, \"c\": "
+      "{\"title\": \"_Bool\", \"type\": \"object\"}}}",
+      "{\"title\": \"json\", \"type\": \"object\", \"properties\": {\"a\": {\"title\": \"e\", "
+      "\"type\": \"object\", \"properties\": {\"s\": {\"type\": \"array\", \"items\": {\"title\": "
+      "\"write_fj_string_array_rest\", \"type\": \"object\"}}}}}}",
+      "{\"type\": \"object\"}",
+      "{\"type\": \"object\", \"properties\": {\"u\": {\"oneOf\": [{\"type\": \"object\", "
+      "\"properties\": {\"k\": {\"const\": \"a\"}}, \"required\": [\"k\"]}, {\"type\": "
+      "\"object\", \"properties\": {\"k\": {\"const\": \"b\"}}, \"required\": [\"k\"]}]}}}"};
+  for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
+    char out[4096], cmd[1024];
+    if (generate(schemas[i], out, sizeof out) != 0) fail_msg("%s: %s", schemas[i], out);
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c11 -Wall -Wextra -Werror -fsyntax-only -I%s/include %s/gen_out.c 2>&1",
+             FJ_CC, FJ_SOURCE_DIR, g_dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    if (pclose(p) != 0) fail_msg("%s does not compile:\n%s", schemas[i], out);
+  }
+}
+
 static void test_generator_errors(void **state) {
   (void)state;
   static const char *const cases[][2] = {
@@ -1441,6 +1474,9 @@ static void test_generator_errors(void **state) {
       /* a root that is no struct would get no reader at all (was silent) */
       {"{\"type\": \"array\", \"items\": {\"type\": \"string\"}}",
        "/: the root must be an object or a oneOf"},
+      {"{\"type\": \"object\", \"additionalProperties\": {\"type\": \"integer\"}}",
+       "/: the root must be an object with properties or a oneOf: an object of "
+       "additionalProperties alone is a map"},
       {"{\"$ref\": \"#/$defs/A\", \"$defs\": {\"A\": {\"type\": \"object\", "
        "\"properties\": {\"a\": {\"$ref\": \"#\"}}}}}",
        "/$defs/A/properties/a/$ref: \"$ref\": \"#\" needs a root"}};
@@ -1493,6 +1529,7 @@ int main(void) {
       cmocka_unit_test(test_descriptor_checks),
       cmocka_unit_test(test_descriptor_depth),
       cmocka_unit_test(test_deep_write),
+      cmocka_unit_test(test_generated_names_compile),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

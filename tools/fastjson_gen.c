@@ -344,7 +344,41 @@ static char *value_ident(const char *s, size_t n) {
   return b.s;
 }
 
+/* Type names of the C headers a generated header includes, which a
+ * struct or enum of the same name would clash with. */
+static const char *const reserved_type_names[] = {
+    "size_t",   "ptrdiff_t", "max_align_t", "wchar_t",  "int8_t",   "int16_t",
+    "int32_t",  "int64_t",   "uint8_t",     "uint16_t", "uint32_t", "uint64_t",
+    "intptr_t", "uintptr_t", "FILE",        "va_list",  "fpos_t",   "off_t"};
+
+/* Names the generated code declares or calls that a type could shadow:
+ * parameters and locals, its static helpers, and what it calls from
+ * <string.h>. */
+static const char *const generated_names[] = {
+    "in",         "out",    "to",     "doc",    "key",    "val",    "it",
+    "parser",     "json",   "len",    "arena",  "flags",  "err",    "str_equal",
+    "read_const", "memcmp", "memchr", "memcpy", "memset", "strlen", "strcmp"};
+
+/* Whether `name` starts as no type name may: the library's prefixes, its
+ * element types' helpers (write_fj_string_array_rest), C's reserved ones. */
+static bool reserved_prefix(const char *name) {
+  static const char *const prefixes[] = {"fj_", "FJ_", "write_fj_", "read_fj_", "equal_fj_"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return true;
+  return name[0] == '_' && (name[1] == '_' || isupper((unsigned char)name[1]));
+}
+
+/* Whether a type may not take `name`: another type has it (the root's
+ * included, named before the types it holds), or it is the library's
+ * (the fj_ and FJ_ prefixes) or a standard header's. */
 static bool name_taken(const char *name) {
+  if (reserved_prefix(name) || !name[1]) return true; /* one letter: e, v, w are locals */
+  for (size_t i = 0; i < sizeof generated_names / sizeof *generated_names; i++)
+    if (!strcmp(name, generated_names[i])) return true;
+
+  for (size_t i = 0; i < sizeof reserved_type_names / sizeof *reserved_type_names; i++)
+    if (!strcmp(name, reserved_type_names[i])) return true;
+  if (g_root_type && g_root_type->name && !strcmp(g_root_type->name, name)) return true;
   for (size_t i = 0; i < g_ntypes; i++)
     if (g_types[i]->name && !strcmp(g_types[i]->name, name)) return true;
   for (size_t i = 0; i < g_ndefs; i++) /* definitions keep their names */
@@ -354,6 +388,7 @@ static bool name_taken(const char *name) {
 
 /* A type name no other type has. */
 static char *unique_type_name(const char *base) {
+  if (reserved_prefix(base)) base = fmt("T_%s", base); /* no suffix would free it */
   char *name = xstrdup(base);
   for (int i = 2; name_taken(name); i++)
     name = fmt("%s_%d", base, i);
@@ -1580,7 +1615,13 @@ static const char *rest_attr(const type *t) {
 static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "%sfj_error %s(fj_writer *w, const %s *in) {\n", rest_attr(t), rest_name(t), t->name);
   emit_depth_check(c, t);
-  out(c, "  fj_error e;\n");
+  /* a record of no fields, or of constants only, does not read `in` (and
+   * must build warning-free) */
+  bool reads_in = false;
+  for (size_t i = 0; i < t->nfields; i++)
+    reads_in |= t->fields[i].t->kind != T_CONST;
+  if (!reads_in) out(c, "  (void)in;\n");
+  if (t->nfields) out(c, "  fj_error e;\n");
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
     char *src = fmt("in->%s", f->cname);
@@ -1952,8 +1993,11 @@ static void parse_document(const char *schema_path) {
     /* readers are made for objects and unions: anything else would give
      * no function for the root, silently */
     if (r->kind != T_RECORD && r->kind != T_UNION)
-      die("", "the root must be an object or a oneOf (put an array or a scalar in a property, "
-              "or leave the root to $defs)");
+      die("", r->kind == T_MAP ? "the root must be an object with properties or a oneOf: an "
+                                 "object of additionalProperties alone is a map (put it in a "
+                                 "property, or leave the root to $defs)"
+                               : "the root must be an object or a oneOf (put an array or a "
+                                 "scalar in a property, or leave the root to $defs)");
   } else {
     check_keywords(g_root, "", true);
   }
