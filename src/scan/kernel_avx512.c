@@ -95,7 +95,34 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base b, uint64_t bits) 
  * OR-ed into the carries). (Checking the escapes at all costs about 11% of
  * stage 1 on twitterescaped, the escape-densest file.) */
 #define FJ_K_HAVE_ESC_CHECK
+
+/* Whitespace and operators in one VBMI byte permute: the ten bytes
+ * ' ' \t \n \r , : [ ] { } differ in their low six bits, so each is the
+ * entry of a 64-entry table at its low six bits, and a byte is one of them
+ * exactly when it equals its entry (the other entries hold a byte with
+ * other low six bits). Operators are the matches above ' ', whitespace the
+ * others. One permute and two compares (one masked) replace the two nibble
+ * lookups, the OR and two compares of simd_block.h: the compares and
+ * permutes all go to one port, which limits this loop. */
+#define FJ_K_HAVE_CLASSIFY
+#define FJ_S(c) [(c)&63] = (c)
+static const uint8_t fj_avx512_wsop[64] = {
+    [0] = 1,   FJ_S(' '), FJ_S('\t'), FJ_S('\n'), FJ_S('\r'), FJ_S(','),
+    FJ_S(':'), FJ_S('['), FJ_S(']'),  FJ_S('{'),  FJ_S('}'),
+};
+#undef FJ_S
 #include "scan/simd_block.h"
+
+static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
+  fj_v v = blk->v[0];
+  __mmask64 wsop = _mm512_cmpeq_epi8_mask(v, _mm512_permutexvar_epi8(v, fj_v_load(fj_avx512_wsop)));
+  __mmask64 op = _mm512_mask_cmpgt_epu8_mask(wsop, v, fj_v_splat(' '));
+  m->quote = _mm512_cmpeq_epi8_mask(v, fj_v_splat('"'));
+  m->backslash = _mm512_cmpeq_epi8_mask(v, fj_v_splat('\\'));
+  m->ctrl = fj_v_le(v, fj_v_splat(0x1F));
+  m->op = op;
+  m->ws = wsop & ~op;
+}
 
 #define FJ_K_ESC_U 0x40
 #define FJ_E(c) [c] = 1
