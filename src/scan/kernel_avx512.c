@@ -124,33 +124,35 @@ static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
   m->ws = wsop & ~op;
 }
 
-#define FJ_K_ESC_U 0x40
-#define FJ_E(c) [c] = 1
+/* Classes: 0 not an escape character, 1 'u', 2 the others. One running
+ * minimum keeps both facts (a second accumulator, a maximum for 'u', cost
+ * a masked max and register copies in every block with escapes): a
+ * position whose minimum is 1 saw a 'u' and nothing bad; one at 0 saw
+ * something bad, which may hide a 'u' there, so fj_k_esc_u answers yes
+ * for it too. That errs only when the input has a bad escape: then it is
+ * an error or (a backslash outside strings) a syntax error, and a \u
+ * check too many is harmless. */
+#define FJ_E(c) [c] = 2
 static const uint8_t fj_avx512_esc_class[128] = {
-    FJ_E('"'), FJ_E('\\'), FJ_E('/'), FJ_E('b'),          FJ_E('f'),
-    FJ_E('n'), FJ_E('r'),  FJ_E('t'), ['u'] = FJ_K_ESC_U,
+    FJ_E('"'), FJ_E('\\'), FJ_E('/'), FJ_E('b'), FJ_E('f'),
+    FJ_E('n'), FJ_E('r'),  FJ_E('t'), ['u'] = 1,
 };
 #undef FJ_E
 typedef struct fj_k_esc {
   __m512i min; /* per byte position, the least class of an escaped byte there */
-  __m512i max; /* the greatest */
 } fj_k_esc;
-static inline void fj_k_esc_init(fj_k_esc *e) {
-  e->min = _mm512_set1_epi8(-1);
-  e->max = _mm512_setzero_si512();
-}
+static inline void fj_k_esc_init(fj_k_esc *e) { e->min = _mm512_set1_epi8(-1); }
 static inline void fj_k_esc_block(fj_k_esc *e, const fj_k_block *blk, uint64_t escaped) {
   fj_v v = blk->v[0];
   fj_v cls = _mm512_maskz_permutex2var_epi8(~_mm512_movepi8_mask(v), fj_v_load(fj_avx512_esc_class),
                                             v, fj_v_load(fj_avx512_esc_class + 64));
   e->min = _mm512_mask_min_epu8(e->min, escaped, e->min, cls);
-  e->max = _mm512_mask_max_epu8(e->max, escaped, e->max, cls);
 }
 static inline bool fj_k_esc_bad(const fj_k_esc *e) {
   return _mm512_testn_epi8_mask(e->min, e->min) != 0;
 }
 static inline bool fj_k_esc_u(const fj_k_esc *e) {
-  return _mm512_cmpge_epu8_mask(e->max, _mm512_set1_epi8(FJ_K_ESC_U)) != 0;
+  return _mm512_cmple_epu8_mask(e->min, _mm512_set1_epi8(1)) != 0;
 }
 /* every class is below 0xFF, so any escaped byte lowered the minimum */
 static inline bool fj_k_esc_any(const fj_k_esc *e) {

@@ -87,6 +87,11 @@ const fj__kernel *fj__kernel_active(void);
  * FJ_OK if there is none. */
 fj_error fj__stage1_locate(const uint8_t *buf, size_t len, size_t *err_offset);
 
+/* Whether a byte after an escaping backslash is 'u', scanning byte by byte
+ * (fj__stage1_result.u_escapes exactly, for inputs with a bad escape, where
+ * a kernel's own answer may be a yes too many). */
+bool fj__stage1_u_escape(const uint8_t *buf, size_t len);
+
 /* The kernel entry points (defined in kernel_*.c; only those of the target
  * architecture are compiled in, see kernels.cmake). */
 #define FJ__STAGE1_DECLARE(name)                                                                   \
