@@ -167,10 +167,13 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
   if (m.backslash | c->escaped) {
     escaped = fj_k_escaped(m.backslash, &c->escaped);
     fj_k_esc_block(e, blk, escaped);
-    if (bs_blocks && m.backslash) /* block at / 64 holds one (res->bs_blocks) */
-      bs_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
-    if (u_blocks && (escaped & fj_k_u_bytes(blk))) /* and a \u escape's 'u' (res->u_blocks) */
-      u_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
+    if (bs_blocks) { /* and u_blocks: both or neither, one test */
+      uint64_t bit = (uint64_t)1 << ((at >> 6) & 63);
+      if (m.backslash) /* block at / 64 holds one (res->bs_blocks) */
+        bs_blocks[at >> 12] |= bit;
+      if (escaped & fj_k_u_bytes(blk)) /* and a \u escape's 'u' (res->u_blocks) */
+        u_blocks[at >> 12] |= bit;
+    }
   }
   uint64_t quote = m.quote & ~escaped;
   uint64_t in_string = fj_k_in_string(quote, &c->in_string);
