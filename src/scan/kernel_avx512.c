@@ -95,35 +95,64 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base b, uint64_t bits) 
  * OR-ed into the carries). (Checking the escapes at all costs about 11% of
  * stage 1 on twitterescaped, the escape-densest file.) */
 #define FJ_K_HAVE_ESC_CHECK
+
+/* Whitespace and operators in one VBMI byte permute: the ten bytes
+ * ' ' \t \n \r , : [ ] { } differ in their low six bits, so each is the
+ * entry of a 64-entry table at its low six bits, and a byte is one of them
+ * exactly when it equals its entry (the other entries hold a byte with
+ * other low six bits). Operators are the matches above ' ', whitespace the
+ * others. One permute and two compares (one masked) replace the two nibble
+ * lookups, the OR and two compares of simd_block.h: the compares and
+ * permutes all go to one port, which limits this loop. */
+#define FJ_K_HAVE_CLASSIFY
+#define FJ_S(c) [(c)&63] = (c)
+static const uint8_t fj_avx512_wsop[64] = {
+    [0] = 1,   FJ_S(' '), FJ_S('\t'), FJ_S('\n'), FJ_S('\r'), FJ_S(','),
+    FJ_S(':'), FJ_S('['), FJ_S(']'),  FJ_S('{'),  FJ_S('}'),
+};
+#undef FJ_S
 #include "scan/simd_block.h"
 
-#define FJ_K_ESC_U 0x40
-#define FJ_E(c) [c] = 1
+static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
+  fj_v v = blk->v[0];
+  __mmask64 wsop = _mm512_cmpeq_epi8_mask(v, _mm512_permutexvar_epi8(v, fj_v_load(fj_avx512_wsop)));
+  __mmask64 op = _mm512_mask_cmpgt_epu8_mask(wsop, v, fj_v_splat(' '));
+  m->quote = _mm512_cmpeq_epi8_mask(v, fj_v_splat('"'));
+  m->backslash = _mm512_cmpeq_epi8_mask(v, fj_v_splat('\\'));
+  m->ctrl = fj_v_le(v, fj_v_splat(0x1F));
+  m->op = op;
+  m->ws = wsop & ~op;
+}
+
+/* Classes: 0 not an escape character, 1 'u', 2 the others. One running
+ * minimum keeps both facts (a second accumulator, a maximum for 'u', cost
+ * a masked max and register copies in every block with escapes): a
+ * position whose minimum is 1 saw a 'u' and nothing bad; one at 0 saw
+ * something bad, which may hide a 'u' there, so fj_k_esc_u answers yes
+ * for it too. That errs only when the input has a bad escape: then it is
+ * an error or (a backslash outside strings) a syntax error, and a \u
+ * check too many is harmless. */
+#define FJ_E(c) [c] = 2
 static const uint8_t fj_avx512_esc_class[128] = {
-    FJ_E('"'), FJ_E('\\'), FJ_E('/'), FJ_E('b'),          FJ_E('f'),
-    FJ_E('n'), FJ_E('r'),  FJ_E('t'), ['u'] = FJ_K_ESC_U,
+    FJ_E('"'), FJ_E('\\'), FJ_E('/'), FJ_E('b'), FJ_E('f'),
+    FJ_E('n'), FJ_E('r'),  FJ_E('t'), ['u'] = 1,
 };
 #undef FJ_E
 typedef struct fj_k_esc {
   __m512i min; /* per byte position, the least class of an escaped byte there */
-  __m512i max; /* the greatest */
 } fj_k_esc;
-static inline void fj_k_esc_init(fj_k_esc *e) {
-  e->min = _mm512_set1_epi8(-1);
-  e->max = _mm512_setzero_si512();
-}
+static inline void fj_k_esc_init(fj_k_esc *e) { e->min = _mm512_set1_epi8(-1); }
 static inline void fj_k_esc_block(fj_k_esc *e, const fj_k_block *blk, uint64_t escaped) {
   fj_v v = blk->v[0];
   fj_v cls = _mm512_maskz_permutex2var_epi8(~_mm512_movepi8_mask(v), fj_v_load(fj_avx512_esc_class),
                                             v, fj_v_load(fj_avx512_esc_class + 64));
   e->min = _mm512_mask_min_epu8(e->min, escaped, e->min, cls);
-  e->max = _mm512_mask_max_epu8(e->max, escaped, e->max, cls);
 }
 static inline bool fj_k_esc_bad(const fj_k_esc *e) {
   return _mm512_testn_epi8_mask(e->min, e->min) != 0;
 }
 static inline bool fj_k_esc_u(const fj_k_esc *e) {
-  return _mm512_cmpge_epu8_mask(e->max, _mm512_set1_epi8(FJ_K_ESC_U)) != 0;
+  return _mm512_cmple_epu8_mask(e->min, _mm512_set1_epi8(1)) != 0;
 }
 /* every class is below 0xFF, so any escaped byte lowered the minimum */
 static inline bool fj_k_esc_any(const fj_k_esc *e) {

@@ -58,3 +58,12 @@ fj_error fj__stage1_locate(const uint8_t *buf, size_t len, size_t *err_offset) {
   }
   return FJ_OK;
 }
+
+bool fj__stage1_u_escape(const uint8_t *buf, size_t len) {
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (buf[i] != '\\') continue;
+    if (buf[i + 1] == 'u') return true;
+    i++; /* the escaped byte, which escapes nothing */
+  }
+  return false;
+}

@@ -23,7 +23,8 @@
  *
  * and may define FJ_K_HAVE_FLATTEN with its own fj_k_flatten, and (before
  * including this file) FJ_K_HAVE_ESC_CHECK with its own escape check
- * (stage1_impl.h), which leaves out escapable and u_bytes here.
+ * (stage1_impl.h), which leaves out escapable and u_bytes here, and
+ * FJ_K_HAVE_CLASSIFY with its own fj_k_classify.
  */
 #ifndef FJ_SCAN_SIMD_BLOCK_H
 #define FJ_SCAN_SIMD_BLOCK_H
@@ -48,6 +49,7 @@ static inline void fj_k_load(fj_k_block *blk, const uint8_t *p) {
     blk->v[i] = fj_v_load(p + i * sizeof(fj_v));
 }
 
+#ifndef FJ_K_HAVE_CLASSIFY /* the kernel classifies its own way */
 /* Whitespace: the byte equals the table entry of its low nibble. Each of
  * ' ' \t \n \r has its own low nibble (0, 9, A, D); entry 0 elsewhere can only
  * equal a byte whose low nibble is 0, which entry 0 does not hold. */
@@ -77,6 +79,7 @@ static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
   m->ctrl = fj_b_mask(ctrl);
   m->op = fj_b_mask(op) & ~m->ctrl;
 }
+#endif
 
 #ifndef FJ_K_HAVE_ESC_CHECK /* the kernel checks escapes its own way */
 /* Escapable bytes " / \ b f n r t u: the low-nibble entry and the

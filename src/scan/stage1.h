@@ -45,7 +45,8 @@ typedef struct fj__stage1_result {
   uint64_t *bs_blocks;
   /* In: NULL, or FJ_BS_WORDS(len) zeroed words, in which stage 1 sets bit k
    * when the 64 bytes from offset 64 * k hold the 'u' of a \u escape: full
-   * validation then checks only the strings in those blocks. */
+   * validation then checks only the strings in those blocks. NULL exactly
+   * when bs_blocks is (kernels test only bs_blocks). */
   uint64_t *u_blocks;
 } fj__stage1_result;
 
@@ -86,6 +87,11 @@ const fj__kernel *fj__kernel_active(void);
 /* The exact first stage-1 error of the input, scanning byte by byte.
  * FJ_OK if there is none. */
 fj_error fj__stage1_locate(const uint8_t *buf, size_t len, size_t *err_offset);
+
+/* Whether a byte after an escaping backslash is 'u', scanning byte by byte
+ * (fj__stage1_result.u_escapes exactly, for inputs with a bad escape, where
+ * a kernel's own answer may be a yes too many). */
+bool fj__stage1_u_escape(const uint8_t *buf, size_t len);
 
 /* The kernel entry points (defined in kernel_*.c; only those of the target
  * architecture are compiled in, see kernels.cmake). */

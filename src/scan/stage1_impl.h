@@ -84,8 +84,9 @@ static inline uint64_t fj_k_in_string(uint64_t quote, uint64_t *carry) {
 /* The check of the bytes that follow an escaping backslash, over the whole
  * input: fj_k_esc_block is given each block's escaped bytes (only in blocks
  * that may have some), fj_k_esc_bad says after the last block whether one
- * of them was not an escape character, fj_k_esc_u whether one was 'u',
- * fj_k_esc_any whether there was one at all.
+ * of them was not an escape character, fj_k_esc_u whether one was 'u' (a
+ * kernel's own check may say yes wrongly when fj_k_esc_bad does: the entry
+ * then asks fj__stage1_u_escape), fj_k_esc_any whether there was one at all.
  * Escapes outside strings count too: a backslash there is a syntax error
  * anyway, so at worst fj_k_esc_bad sends a bad input to fj__stage1_locate,
  * which reports only escapes inside strings, and fj_k_esc_u asks stage 2 to
@@ -166,10 +167,13 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
   if (m.backslash | c->escaped) {
     escaped = fj_k_escaped(m.backslash, &c->escaped);
     fj_k_esc_block(e, blk, escaped);
-    if (bs_blocks && m.backslash) /* block at / 64 holds one (res->bs_blocks) */
-      bs_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
-    if (u_blocks && (escaped & fj_k_u_bytes(blk))) /* and a \u escape's 'u' (res->u_blocks) */
-      u_blocks[at >> 12] |= (uint64_t)1 << ((at >> 6) & 63);
+    if (bs_blocks) { /* and u_blocks: both or neither, one test */
+      uint64_t bit = (uint64_t)1 << ((at >> 6) & 63);
+      if (m.backslash) /* block at / 64 holds one (res->bs_blocks) */
+        bs_blocks[at >> 12] |= bit;
+      if (escaped & fj_k_u_bytes(blk)) /* and a \u escape's 'u' (res->u_blocks) */
+        u_blocks[at >> 12] |= bit;
+    }
   }
   uint64_t quote = m.quote & ~escaped;
   uint64_t in_string = fj_k_in_string(quote, &c->in_string);
@@ -263,6 +267,8 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   out = fj_k_flatten(out, fj_k_base_next(base), bits1);
   res->n = (uint32_t)(out - idx);
   res->u_escapes = fj_k_esc_u(&esc);
+  if (fj_k_esc_bad(&esc)) /* fj_k_esc_u may be a yes too many then: rare, ask again exactly */
+    res->u_escapes = fj__stage1_u_escape(buf, len);
   /* every backslash escapes a byte or is escaped, but the last byte's */
   res->backslashes = fj_k_esc_any(&esc) || c.escaped;
   if (c.bad | c.in_string || fj_k_esc_bad(&esc) || !fj_k_utf8_valid(&u)) {
