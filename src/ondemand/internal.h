@@ -76,7 +76,8 @@ struct fj_parser {
    * batch): if not, stage 1 has already checked every string completely */
   bool u_escapes, batch_u_escapes;
   /* bit k set: the 64 bytes from offset 64 * k hold the 'u' of a \u escape
-   * (fj__stage1_result.u_blocks); NULL for a stream's documents */
+   * (fj__stage1_result.u_blocks); NULL for a stream's documents and
+   * after fj_parser_parse(), which does not ask stage 1 for them */
   const uint64_t *u_blocks;
   bool batch_backslashes; /* hot.backslashes of the stream's batch */
   /* Serials: each document and each container entry gets the next one, and
@@ -208,6 +209,10 @@ fj_error fj__check_scalar(fj_parser *p, uint32_t pos);
  * characters; only escapes are left, so a string without a backslash is
  * done after one search for it. FJ_ERR_BAD_ESCAPE, FJ_ERR_BAD_SURROGATE. */
 fj_error fj__check_string(fj_parser *p, uint32_t pos);
+
+/* fj_parser_parse(), with stage 1 also marking the blocks that hold a \u
+ * escape (p->u_blocks), which fj_parser_validate() uses (parser.c). */
+fj_error fj__parse_for_validation(fj_parser *p, const void *json, size_t len, fj_value *root);
 
 /* Advances the cursor until it is back at depth `target` (bracket matching). */
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target);

@@ -120,15 +120,17 @@ static fj_error finish_document(fj_parser *p, fj_value *root) {
   return FJ_OK;
 }
 
-fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *root) {
+/* fj_parser_parse(); `u_blocks`: stage 1 also marks the blocks holding a
+ * \u escape (p->u_blocks), which only validation uses. */
+static fj_error parse(fj_parser *p, const void *json, size_t len, fj_value *root, bool u_blocks) {
   if (root) *root = (fj_value){0}; /* what a failure leaves: a handle every call refuses */
   if (!p || (!json && len) || !root) return FJ_ERR_INVALID_ARG;
   begin_document(p, json, len);
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
-  fj__stage1_result res = {0, true, true, 0, bs_words(p), u_words(p)};
+  fj__stage1_result res = {0, true, true, 0, bs_words(p), u_blocks ? u_words(p) : NULL};
   memset(res.bs_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.bs_blocks);
-  memset(res.u_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.u_blocks);
+  if (u_blocks) memset(res.u_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.u_blocks);
   fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
   p->hot.bs_blocks = res.bs_blocks;
   p->u_blocks = res.u_blocks;
@@ -137,6 +139,14 @@ fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *r
   p->hot.backslashes = res.backslashes;
   if (err) return fj__fail(p, err, res.err_offset);
   return finish_document(p, root);
+}
+
+fj_error fj_parser_parse(fj_parser *p, const void *json, size_t len, fj_value *root) {
+  return parse(p, json, len, root, false);
+}
+
+fj_error fj__parse_for_validation(fj_parser *p, const void *json, size_t len, fj_value *root) {
+  return parse(p, json, len, root, true);
 }
 
 /* ---- streams: one stage-1 run over a batch of documents --------------------- */

@@ -145,7 +145,7 @@ static fj_error fail_at(fj_parser *p, fj_error e, uint32_t pos) {
 
 fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
   fj_value root;
-  fj_error err = fj_parser_parse(p, json, len, &root);
+  fj_error err = fj__parse_for_validation(p, json, len, &root);
   if (err) return err;
   return fj__validate_document(p);
 }
