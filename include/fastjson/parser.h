@@ -831,6 +831,119 @@ static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int6
   return true;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                        \
+    defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ == 0
+#define FJ__INLINE_DECIMAL 1 /* digits from 8-byte loads; doubles rounded as doubles */
+#else
+#define FJ__INLINE_DECIMAL 0
+#endif
+
+#if FJ__INLINE_DECIMAL
+FJ_API extern const uint64_t fj__pow10_u64[8];  /* 10^0 .. 10^7 */
+FJ_API extern const double fj__pow10_exact[23]; /* 10^0 .. 10^22, each exact */
+
+/* The fraction of the common decimal: 1 to 15 digits at f, then a byte that
+ * is not a digit, from two 8-byte loads (16 readable bytes at f). Appends
+ * the digits to *wp (w * 10^n + their value: no overflow while w has at
+ * most 3 digits) and returns their count n; 0 for no digit or more than 15
+ * (*wp is then unchanged). */
+static inline unsigned fj__fraction_digits(const uint8_t *f, uint64_t *wp) {
+  uint64_t c1, c2, w = *wp;
+  memcpy(&c1, f, 8);
+  memcpy(&c2, f + 8, 8);
+  const uint64_t b1 = fj__nondigit_bytes(c1);
+  unsigned n;
+  if (b1) { /* 0 to 7 */
+    n = (unsigned)__builtin_ctzll(b1) >> 3;
+    if (!n) return 0; /* "1." */
+    if (n <= 2) {     /* prices, halves: a shorter chain than combining lanes */
+      const uint64_t d0 = c1 & 0xF, d1 = (c1 >> 8) & 0xF;
+      w = n == 2 ? w * 100 + d0 * 10 + d1 : w * 10 + d0;
+    } else { /* the n digits moved to the top behind '0' bytes (which add nothing) */
+      const uint64_t padded =
+          ((c1 << (63 - 8 * n)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * n));
+      w = w * fj__pow10_u64[n] + fj__value8(padded);
+    }
+  } else { /* 8 to 15 */
+    const uint64_t b2 = fj__nondigit_bytes(c2);
+    if (!b2) return 0;
+    const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
+    /* two shifts: k = 0 would shift by 64 in one */
+    const uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+    w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
+    n = 8 + k;
+  }
+  *wp = w;
+  return n;
+}
+
+/* The bits of the double nearest to w / 10^n for 2^53 < w < 10^18 and n in
+ * 8..15 (a long fraction: too many digits for one exact division), or 0
+ * when this narrowed Eisel-Lemire step cannot decide (number.c). */
+FJ_API uint64_t fj__long_decimal_bits(uint64_t w, unsigned n);
+
+/* The common decimal: '-'?, 1 to 3 integer digits (no leading zero but
+ * "0"), '.', 1 to 15 fraction digits, a delimiter; q is the byte after the
+ * integer digits, which start at `digits`, with value m, and 20 bytes are
+ * readable from `digits`. True with the nearest double in *out. Short
+ * fractions take one exact division (Clinger: w <= 2^53), long ones the
+ * narrowed Eisel-Lemire step, out of line. False decides nothing. */
+static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, uint64_t m, bool neg,
+                                     double *out) {
+  if (*q != '.' || q - digits > 3) return false;
+  const unsigned n = fj__fraction_digits(q + 1, &m);
+  if (!n || !fj__delimiter[q[1 + n]]) return false; /* an exponent, or bad text */
+  uint64_t bits;
+  if (m <= (UINT64_C(1) << 53)) {
+    const double d = (double)m / fj__pow10_exact[n];
+    memcpy(&bits, &d, sizeof bits);
+  } else if ((bits = fj__long_decimal_bits(m, n)) == 0) {
+    return false;
+  }
+  bits |= (uint64_t)neg << 63; /* no branch on the sign */
+  memcpy(out, &bits, sizeof bits);
+  return true;
+}
+#endif
+
+/* fj__short_integer() for fj_value_get_number(), which also takes the
+ * common decimal (fj__short_decimal) from where the integer digits end. */
+static inline bool fj__short_number(const fj__cursor *c, const uint8_t *s, fj_number *out) {
+  const bool neg = *s == '-';
+  const uint8_t *q = s + neg;
+  if (c->buf + c->len - q < 20) return false;
+  const uint8_t *digits = q;
+  uint64_t m = (uint64_t)(*q - '0');
+  if (m > 9) return false;
+  q++;
+  if (m) {
+    uint64_t v8;
+    int more = 17;
+    /* q[7] a digit first: most numbers are shorter, and skip the test */
+    if ((unsigned)(q[7] - '0') < 10u && fj__eight_digits(q, &v8)) {
+      m = m * 100000000 + v8;
+      q += 8;
+      more = 9;
+    }
+    for (int i = 0; i < more && (unsigned)(*q - '0') < 10u; i++)
+      m = m * 10 + (uint64_t)(*q++ - '0');
+  }
+  if (fj__delimiter[*q]) {
+    out->kind = FJ_NUMBER_INT64;
+    out->i = neg ? -(int64_t)m : (int64_t)m;
+    return true;
+  }
+#if FJ__INLINE_DECIMAL
+  if (fj__short_decimal(digits, q, m, neg, &out->d)) {
+    out->kind = FJ_NUMBER_DOUBLE;
+    return true;
+  }
+#else
+  (void)digits;
+#endif
+  return false;
+}
+
 /* The number whose text starts at s, in the document ending at end, when
  * it is well-formed, followed by a delimiter or the end, and within the
  * fast path of the conversion (up to 19 significant digits, a double that
@@ -842,10 +955,7 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
   if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
-    if (fj__short_integer(c, s, &out->i)) {
-      out->kind = FJ_NUMBER_INT64;
-      return FJ_OK;
-    }
+    if (fj__short_number(c, s, out)) return FJ_OK;
     if (fj__number_fast(s, c->buf + c->len, out)) return FJ_OK;
   }
   FJ__CALL_GETTER(fj_value_get_number, v, out);
