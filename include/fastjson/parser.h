@@ -877,10 +877,36 @@ static inline unsigned fj__fraction_digits(const uint8_t *f, uint64_t *wp) {
   return n;
 }
 
+#if defined(__SIZEOF_INT128__)
+/* The high 64 bits of 5^-n normalised to [2^63, 2^64), truncated, for n in
+ * 8..15 (index n - 8): number.c's fj__pow5_128 entries for q = -8..-15. */
+FJ_API extern const uint64_t fj__pow5_frac_hi[8];
+
 /* The bits of the double nearest to w / 10^n for 2^53 < w < 10^18 and n in
  * 8..15 (a long fraction: too many digits for one exact division), or 0
- * when this narrowed Eisel-Lemire step cannot decide (number.c). */
-FJ_API uint64_t fj__long_decimal_bits(uint64_t w, unsigned n);
+ * when this narrowed Eisel-Lemire step cannot decide. Such w and n give a
+ * normal double far from overflow. The product's high half decides unless
+ * a carry from below could reach the round bit (its low 9 bits all ones)
+ * or the tail is zero as far as computed (a possible tie); otherwise
+ * rounding to nearest is adding the round bit. */
+static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
+  __extension__ typedef unsigned __int128 u128;
+  const int lz = __builtin_clzll(w);
+  const u128 prod = (u128)(w << lz) * fj__pow5_frac_hi[n - 8];
+  const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
+  if ((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0)) return 0;
+  const uint64_t upper = hi >> 63;
+  const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
+  /* floor(-n * log2(10)) + the product's top bit: the biased exponent */
+  const int64_t be = ((-(int64_t)n * 217706) >> 16) + 63 + (int64_t)upper - lz + 1023;
+  return ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
+}
+#else
+static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
+  (void)w, (void)n;
+  return 0;
+}
+#endif
 
 /* The common decimal: '-'?, 1 to 3 integer digits (no leading zero but
  * "0"), '.', 1 to 15 fraction digits, a delimiter; q is the byte after the

@@ -769,8 +769,11 @@ static FJ_NUM_INLINE uint64_t long_decimal_bits(uint64_t w, unsigned n) {
   return ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
 }
 
-/* For parser.h's inline fj__short_decimal(). */
-uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) { return long_decimal_bits(w, n); }
+/* For parser.h's inline fj__long_decimal_bits(): the hi words of
+ * fj__pow5_128 for q = -8 .. -15 (test_cursor checks them against it). */
+const uint64_t fj__pow5_frac_hi[8] = {
+    0xABCC77118461CEFCULL, 0x89705F4136B4A597ULL, 0xDBE6FECEBDEDD5BEULL, 0xAFEBFF0BCB24AAFEULL,
+    0x8CBCCC096F5088CBULL, 0xE12E13424BB40E13ULL, 0xB424DC35095CD80FULL, 0x901D7CF73AB0ACD9ULL};
 
 #if FJ_SWAR && FJ_HAVE_CLINGER
 /* The short decimal (fj__short_decimal_text) as the nearest double: w <=
