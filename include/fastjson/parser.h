@@ -842,12 +842,28 @@ static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int6
 FJ_API extern const uint64_t fj__pow10_u64[8];  /* 10^0 .. 10^7 */
 FJ_API extern const double fj__pow10_exact[23]; /* 10^0 .. 10^22, each exact */
 
-/* The fraction of the common decimal: 1 to 15 digits at f, then a byte that
- * is not a digit, from two 8-byte loads (16 readable bytes at f). Appends
- * the digits to *wp (w * 10^n + their value: no overflow while w has at
- * most 3 digits) and returns their count n; 0 for no digit or more than 15
- * (*wp is then unchanged). */
-static inline unsigned fj__fraction_digits(const uint8_t *f, uint64_t *wp) {
+/* The fraction's digits 17 to 19 after "0." and 16 digits (c1, c2): the
+ * k digits of the 8 bytes at f + 16 (k <= 3, so that w < 10^19 < 2^64),
+ * when end leaves them readable. Returns 16 + k with w, or 0. */
+static inline unsigned fj__fraction_tail(const uint8_t *f, const uint8_t *end, uint64_t c1,
+                                         uint64_t c2, uint64_t *wp) {
+  if (end - f < 24) return 0;
+  uint64_t c3;
+  memcpy(&c3, f + 16, 8);
+  const unsigned k = (unsigned)__builtin_ctzll(fj__nondigit_bytes(c3) | (UINT64_C(1) << 63)) >> 3;
+  if (k > 3) return 0;
+  const uint64_t padded = ((c3 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+  *wp = (fj__value8(c1) * 100000000 + fj__value8(c2)) * fj__pow10_u64[k] + fj__value8(padded);
+  return 16 + k;
+}
+
+/* The fraction of the common decimal: 1 to 15 digits at f (16 to 19 after
+ * "0.", w = 0), then a byte that is not a digit, from 8-byte loads (16
+ * readable bytes at f, more checked against end). Appends the digits to
+ * *wp (w * 10^n + their value: no overflow while w has at most 3 digits)
+ * and returns their count n; 0 for no digit or too many (*wp is then
+ * unchanged). */
+static inline unsigned fj__fraction_digits(const uint8_t *f, const uint8_t *end, uint64_t *wp) {
   uint64_t c1, c2, w = *wp;
   memcpy(&c1, f, 8);
   memcpy(&c2, f + 8, 8);
@@ -866,7 +882,7 @@ static inline unsigned fj__fraction_digits(const uint8_t *f, uint64_t *wp) {
     }
   } else { /* 8 to 15 */
     const uint64_t b2 = fj__nondigit_bytes(c2);
-    if (!b2) return 0;
+    if (!b2) return w ? 0 : fj__fraction_tail(f, end, c1, c2, wp); /* 16 or more */
     const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
     /* two shifts: k = 0 would shift by 64 in one */
     const uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
@@ -879,11 +895,11 @@ static inline unsigned fj__fraction_digits(const uint8_t *f, uint64_t *wp) {
 
 #if defined(__SIZEOF_INT128__)
 /* The high 64 bits of 5^-n normalised to [2^63, 2^64), truncated, for n in
- * 8..15 (index n - 8): number.c's fj__pow5_128 entries for q = -8..-15. */
-FJ_API extern const uint64_t fj__pow5_frac_hi[8];
+ * 8..19 (index n - 8): number.c's fj__pow5_128 entries for q = -8..-19. */
+FJ_API extern const uint64_t fj__pow5_frac_hi[12];
 
-/* The bits of the double nearest to w / 10^n for 2^53 < w < 10^18 and n in
- * 8..15 (a long fraction: too many digits for one exact division), or 0
+/* The bits of the double nearest to w / 10^n for 2^53 < w < 10^19 and n in
+ * 8..19 (a long fraction: too many digits for one exact division), or 0
  * when this narrowed Eisel-Lemire step cannot decide. Such w and n give a
  * normal double far from overflow. The product's high half decides unless
  * a carry from below could reach the round bit (its low 9 bits all ones)
@@ -909,15 +925,16 @@ static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
 #endif
 
 /* The common decimal: '-'?, 1 to 3 integer digits (no leading zero but
- * "0"), '.', 1 to 15 fraction digits, a delimiter; q is the byte after the
- * integer digits, which start at `digits`, with value m, and 20 bytes are
- * readable from `digits`. True with the nearest double in *out. Short
- * fractions take one exact division (Clinger: w <= 2^53), long ones the
- * narrowed Eisel-Lemire step, out of line. False decides nothing. */
-static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, uint64_t m, bool neg,
-                                     double *out) {
+ * "0"), '.', 1 to 15 fraction digits (19 after "0."), a delimiter; q is the
+ * byte after the integer digits, which start at `digits`, with value m, and
+ * 20 bytes are readable from `digits`, the document ending at end. True with
+ * the nearest double in *out. Short fractions take one exact division
+ * (Clinger: w <= 2^53), long ones the narrowed Eisel-Lemire step. False
+ * decides nothing. */
+static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, const uint8_t *end,
+                                     uint64_t m, bool neg, double *out) {
   if (*q != '.' || q - digits > 3) return false;
-  const unsigned n = fj__fraction_digits(q + 1, &m);
+  const unsigned n = fj__fraction_digits(q + 1, end, &m);
   if (!n || !fj__delimiter[q[1 + n]]) return false; /* an exponent, or bad text */
   uint64_t bits;
   if (m <= (UINT64_C(1) << 53)) {
@@ -960,7 +977,7 @@ static inline bool fj__short_number(const fj__cursor *c, const uint8_t *s, fj_nu
     return true;
   }
 #if FJ__INLINE_DECIMAL
-  if (fj__short_decimal(digits, q, m, neg, &out->d)) {
+  if (fj__short_decimal(digits, q, c->buf + c->len, m, neg, &out->d)) {
     out->kind = FJ_NUMBER_DOUBLE;
     return true;
   }

@@ -770,10 +770,11 @@ static FJ_NUM_INLINE uint64_t long_decimal_bits(uint64_t w, unsigned n) {
 }
 
 /* For parser.h's inline fj__long_decimal_bits(): the hi words of
- * fj__pow5_128 for q = -8 .. -15 (test_cursor checks them against it). */
-const uint64_t fj__pow5_frac_hi[8] = {
+ * fj__pow5_128 for q = -8 .. -19 (test_number checks them against it). */
+const uint64_t fj__pow5_frac_hi[12] = {
     0xABCC77118461CEFCULL, 0x89705F4136B4A597ULL, 0xDBE6FECEBDEDD5BEULL, 0xAFEBFF0BCB24AAFEULL,
-    0x8CBCCC096F5088CBULL, 0xE12E13424BB40E13ULL, 0xB424DC35095CD80FULL, 0x901D7CF73AB0ACD9ULL};
+    0x8CBCCC096F5088CBULL, 0xE12E13424BB40E13ULL, 0xB424DC35095CD80FULL, 0x901D7CF73AB0ACD9ULL,
+    0xE69594BEC44DE15BULL, 0xB877AA3236A4B449ULL, 0x9392EE8E921D5D07ULL, 0xEC1E4A7DB69561A5ULL};
 
 #if FJ_SWAR && FJ_HAVE_CLINGER
 /* The short decimal (fj__short_decimal_text) as the nearest double: w <=
