@@ -999,9 +999,20 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
     if (fj__short_number(c, s, out)) return FJ_OK;
-    if (fj__number_fast(s, c->buf + c->len, out)) return FJ_OK;
+    /* the calls get copies (in and out: a failed call may leave *out as
+     * it was), so that the caller's result never has its address taken
+     * and can stay in registers on the inline paths */
+    fj_number t = *out;
+    const bool ok = fj__number_fast(s, c->buf + c->len, &t);
+    *out = t;
+    if (ok) return FJ_OK;
   }
-  FJ__CALL_GETTER(fj_value_get_number, v, out);
+  if (!v || !out) return (fj_value_get_number)(v, out);
+  fj_value tv = *v;
+  fj_number t = *out;
+  const fj_error err = (fj_value_get_number)(&tv, &t);
+  *out = t;
+  return err;
 }
 
 static inline fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {
