@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "ondemand/number.h"
+#include "ondemand/number_tables.h"
 
 #ifndef FJ_DATA_DIR
 #define FJ_DATA_DIR "data"
@@ -381,7 +382,8 @@ static void test_short_decimals_vs_strtod(void **state) {
   for (long i = 0; i < 400000; i++) {
     char s[64], *o = s;
     if (rng() & 1) *o++ = '-';
-    int id = 1 + (int)rng_below(3), fd = 1 + (int)rng_below(17);
+    int id = 1 + (int)rng_below(3), fd = 1 + (int)rng_below(20);
+    if (rng_below(4) == 0) id = 1; /* "0." more often: up to 19 digits */
     for (int k = 0; k < id; k++)
       *o++ = (char)('0' + (k == 0 && id > 1 ? 1 + rng_below(9) : rng_below(10)));
     *o++ = '.';
@@ -844,6 +846,59 @@ static void test_parse_number(void **state) {
   }
 }
 
+/* parser.h's inline short decimal (fj_value_get_number's fast path): its
+ * table against number.c's, and its verdicts against fj__parse_double on
+ * the shapes it takes ('-'?, 1 to 3 integer digits, '.', 1 to 20 fraction
+ * digits; 15 is its limit, 19 after "0.") followed by a delimiter or by what
+ * turns it away. It reads 20 bytes from the first digit whatever end says
+ * (its callers check): the text sits in a larger buffer. */
+static void test_inline_short_decimal(void **state) {
+  (void)state;
+#if FJ__INLINE_DECIMAL && defined(__SIZEOF_INT128__)
+  for (unsigned n = 8; n <= 19; n++)
+    assert_true(fj__pow5_frac_hi[n - 8] == fj__pow5_128[-(int)n - FJ_POW5_MIN][0]);
+  static const char *const follow[] = {",", "]", " ", "e5", "5", ".5", "x"};
+  long bad = 0, taken = 0;
+  for (long i = 0; i < 400000; i++) {
+    char s[80] = {0}, *o = s;
+    const bool neg = rng() & 1;
+    if (neg) *o++ = '-';
+    const char *digits = o;
+    int id = 1 + (int)rng_below(3), fd = 1 + (int)rng_below(17);
+    uint64_t m = 0;
+    for (int k = 0; k < id; k++) {
+      *o = (char)('0' + (k == 0 && id > 1 ? 1 + rng_below(9) : rng_below(10)));
+      m = m * 10 + (uint64_t)(*o++ - '0');
+    }
+    const char *q = o;
+    *o++ = '.';
+    for (int k = 0; k < fd; k++) /* runs of 0s and 9s: carries, w near 2^53 */
+      *o++ = (char)('0' + (rng_below(4) == 0 ? ((rng() & 1) ? 0 : 9) : rng_below(10)));
+    const size_t text = (size_t)(o - s);
+    const char *f = follow[rng_below(7)];
+    memcpy(o, f, strlen(f));
+    /* then up to 16 spaces: the text's end at any distance from a long
+     * fraction's last load */
+    memset(o + strlen(f), ' ', rng_below(17));
+    const uint8_t *end = (const uint8_t *)s + strlen(s);
+    double got, want;
+    size_t len;
+    if (!fj__short_decimal((const uint8_t *)digits, (const uint8_t *)q, end, m, neg, &got))
+      continue;
+    taken++;
+    fj_error e = fj__parse_double((const uint8_t *)s, (const uint8_t *)s + strlen(s), &want, &len);
+    /* the text may have run on ("5" after it): then the same longer number */
+    const bool whole = len >= text && (len == strlen(s) || fj__delimiter[(uint8_t)s[len]]);
+    if ((e != FJ_OK || !whole || dbits(got) != dbits(want)) && bad++ < 20)
+      printf("MISMATCH inline %s: %016" PRIX64 ", want %016" PRIX64 " (%s, length %zu of %zu)\n", s,
+             dbits(got), dbits(want), fj_error_name(e), len, text);
+  }
+  printf("  inline short decimals: %ld taken, %ld mismatches\n", taken, bad);
+  assert_true(taken > 100000);
+  assert_int_equal(bad, 0);
+#endif
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_grammar),
@@ -855,6 +910,7 @@ int main(void) {
       cmocka_unit_test(test_random_vs_strtod),
       cmocka_unit_test(test_parse_number),
       cmocka_unit_test(test_short_decimals_vs_strtod),
+      cmocka_unit_test(test_inline_short_decimal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

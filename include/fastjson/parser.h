@@ -840,6 +840,162 @@ static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int6
   return true;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ &&                        \
+    defined(__FLT_EVAL_METHOD__) && __FLT_EVAL_METHOD__ == 0
+#define FJ__INLINE_DECIMAL 1 /* digits from 8-byte loads; doubles rounded as doubles */
+#else
+#define FJ__INLINE_DECIMAL 0
+#endif
+
+#if FJ__INLINE_DECIMAL
+FJ_API extern const uint64_t fj__pow10_u64[8];  /* 10^0 .. 10^7 */
+FJ_API extern const double fj__pow10_exact[23]; /* 10^0 .. 10^22, each exact */
+
+/* The fraction's digits 17 to 19 after "0." and 16 digits (c1, c2): the
+ * k digits of the 8 bytes at f + 16 (k <= 3, so that w < 10^19 < 2^64),
+ * when end leaves them readable. Returns 16 + k with w, or 0. */
+static inline unsigned fj__fraction_tail(const uint8_t *f, const uint8_t *end, uint64_t c1,
+                                         uint64_t c2, uint64_t *wp) {
+  if (end - f < 24) return 0;
+  uint64_t c3;
+  memcpy(&c3, f + 16, 8);
+  const unsigned k = (unsigned)__builtin_ctzll(fj__nondigit_bytes(c3) | (UINT64_C(1) << 63)) >> 3;
+  if (k > 3) return 0;
+  const uint64_t padded = ((c3 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+  *wp = (fj__value8(c1) * 100000000 + fj__value8(c2)) * fj__pow10_u64[k] + fj__value8(padded);
+  return 16 + k;
+}
+
+/* The fraction of the common decimal: 1 to 15 digits at f (16 to 19 after
+ * "0.", w = 0), then a byte that is not a digit, from 8-byte loads (16
+ * readable bytes at f, more checked against end). Appends the digits to
+ * *wp (w * 10^n + their value: no overflow while w has at most 3 digits)
+ * and returns their count n; 0 for no digit or too many (*wp is then
+ * unchanged). */
+static inline unsigned fj__fraction_digits(const uint8_t *f, const uint8_t *end, uint64_t *wp) {
+  uint64_t c1, c2, w = *wp;
+  memcpy(&c1, f, 8);
+  memcpy(&c2, f + 8, 8);
+  const uint64_t b1 = fj__nondigit_bytes(c1);
+  unsigned n;
+  if (b1) { /* 0 to 7 */
+    n = (unsigned)__builtin_ctzll(b1) >> 3;
+    if (!n) return 0; /* "1." */
+    if (n <= 2) {     /* prices, halves: a shorter chain than combining lanes */
+      const uint64_t d0 = c1 & 0xF, d1 = (c1 >> 8) & 0xF;
+      w = n == 2 ? w * 100 + d0 * 10 + d1 : w * 10 + d0;
+    } else { /* the n digits moved to the top behind '0' bytes (which add nothing) */
+      const uint64_t padded =
+          ((c1 << (63 - 8 * n)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * n));
+      w = w * fj__pow10_u64[n] + fj__value8(padded);
+    }
+  } else { /* 8 to 15 */
+    const uint64_t b2 = fj__nondigit_bytes(c2);
+    if (!b2) return w ? 0 : fj__fraction_tail(f, end, c1, c2, wp); /* 16 or more */
+    const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
+    /* two shifts: k = 0 would shift by 64 in one */
+    const uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
+    w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
+    n = 8 + k;
+  }
+  *wp = w;
+  return n;
+}
+
+#if defined(__SIZEOF_INT128__)
+/* The high 64 bits of 5^-n normalised to [2^63, 2^64), truncated, for n in
+ * 8..19 (index n - 8): number.c's fj__pow5_128 entries for q = -8..-19. */
+FJ_API extern const uint64_t fj__pow5_frac_hi[12];
+
+/* The bits of the double nearest to w / 10^n for 2^53 < w < 10^19 and n in
+ * 8..19 (a long fraction: too many digits for one exact division), or 0
+ * when this narrowed Eisel-Lemire step cannot decide. Such w and n give a
+ * normal double far from overflow. The product's high half decides unless
+ * a carry from below could reach the round bit (its low 9 bits all ones)
+ * or the tail is zero as far as computed (a possible tie); otherwise
+ * rounding to nearest is adding the round bit. */
+static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
+  __extension__ typedef unsigned __int128 u128;
+  const int lz = __builtin_clzll(w);
+  const u128 prod = (u128)(w << lz) * fj__pow5_frac_hi[n - 8];
+  const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
+  if ((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0)) return 0;
+  const uint64_t upper = hi >> 63;
+  const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
+  /* floor(-n * log2(10)) + the product's top bit: the biased exponent */
+  const int64_t be = ((-(int64_t)n * 217706) >> 16) + 63 + (int64_t)upper - lz + 1023;
+  return ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
+}
+#else
+static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
+  (void)w, (void)n;
+  return 0;
+}
+#endif
+
+/* The common decimal: '-'?, 1 to 3 integer digits (no leading zero but
+ * "0"), '.', 1 to 15 fraction digits (19 after "0."), a delimiter; q is the
+ * byte after the integer digits, which start at `digits`, with value m, and
+ * 20 bytes are readable from `digits`, the document ending at end. True with
+ * the nearest double in *out. Short fractions take one exact division
+ * (Clinger: w <= 2^53), long ones the narrowed Eisel-Lemire step. False
+ * decides nothing. */
+static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, const uint8_t *end,
+                                     uint64_t m, bool neg, double *out) {
+  if (*q != '.' || q - digits > 3) return false;
+  const unsigned n = fj__fraction_digits(q + 1, end, &m);
+  if (!n || !fj__delimiter[q[1 + n]]) return false; /* an exponent, or bad text */
+  uint64_t bits;
+  if (m <= (UINT64_C(1) << 53)) {
+    const double d = (double)m / fj__pow10_exact[n];
+    memcpy(&bits, &d, sizeof bits);
+  } else if ((bits = fj__long_decimal_bits(m, n)) == 0) {
+    return false;
+  }
+  bits |= (uint64_t)neg << 63; /* no branch on the sign */
+  memcpy(out, &bits, sizeof bits);
+  return true;
+}
+#endif
+
+/* fj__short_integer() for fj_value_get_number(), which also takes the
+ * common decimal (fj__short_decimal) from where the integer digits end. */
+static inline bool fj__short_number(const fj__cursor *c, const uint8_t *s, fj_number *out) {
+  const bool neg = *s == '-';
+  const uint8_t *q = s + neg;
+  if (c->buf + c->len - q < 20) return false;
+  const uint8_t *digits = q;
+  uint64_t m = (uint64_t)(*q - '0');
+  if (m > 9) return false;
+  q++;
+  if (m) {
+    uint64_t v8;
+    int more = 17;
+    /* q[7] a digit first: most numbers are shorter, and skip the test */
+    if ((unsigned)(q[7] - '0') < 10u && fj__eight_digits(q, &v8)) {
+      m = m * 100000000 + v8;
+      q += 8;
+      more = 9;
+    }
+    for (int i = 0; i < more && (unsigned)(*q - '0') < 10u; i++)
+      m = m * 10 + (uint64_t)(*q++ - '0');
+  }
+  if (fj__delimiter[*q]) {
+    out->kind = FJ_NUMBER_INT64;
+    out->i = neg ? -(int64_t)m : (int64_t)m;
+    return true;
+  }
+#if FJ__INLINE_DECIMAL
+  if (fj__short_decimal(digits, q, c->buf + c->len, m, neg, &out->d)) {
+    out->kind = FJ_NUMBER_DOUBLE;
+    return true;
+  }
+#else
+  (void)digits;
+#endif
+  return false;
+}
+
 /* The number whose text starts at s, in the document ending at end, when
  * it is well-formed, followed by a delimiter or the end, and within the
  * fast path of the conversion (up to 19 significant digits, a double that
@@ -851,13 +1007,21 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
   if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
-    if (fj__short_integer(c, s, &out->i)) {
-      out->kind = FJ_NUMBER_INT64;
-      return FJ_OK;
-    }
-    if (fj__number_fast(s, c->buf + c->len, out)) return FJ_OK;
+    if (fj__short_number(c, s, out)) return FJ_OK;
+    /* the calls get copies (in and out: a failed call may leave *out as
+     * it was), so that the caller's result never has its address taken
+     * and can stay in registers on the inline paths */
+    fj_number t = *out;
+    const bool ok = fj__number_fast(s, c->buf + c->len, &t);
+    *out = t;
+    if (ok) return FJ_OK;
   }
-  FJ__CALL_GETTER(fj_value_get_number, v, out);
+  if (!v || !out) return (fj_value_get_number)(v, out);
+  fj_value tv = *v;
+  fj_number t = *out;
+  const fj_error err = (fj_value_get_number)(&tv, &t);
+  *out = t;
+  return err;
 }
 
 static inline fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {

@@ -60,9 +60,8 @@ typedef struct fj_numtext {
   uint64_t w;     /* all int+frac digits as a uint64, wrapped if > 19 digits */
 } fj_numtext;
 
-#if FJ_SWAR
+/* Defined everywhere: parser.h's inline paths may use them (FJ__INLINE_DECIMAL). */
 const uint64_t fj__pow10_u64[8] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
-#endif
 
 /* Reads digits [s, end) into *w (wrapping mod 2^64); returns the end of the
  * run. One at a time: best for integer parts, which are mostly 1-3 digits
@@ -265,10 +264,12 @@ static void decimal_significand(const fj_numtext *t, fj_sig *sig) {
 /* ------------------------------------------------------------------------ */
 
 /* FJ_HAVE_CLINGER (number.h): doubles evaluated in double precision. */
-#if FJ_HAVE_CLINGER
+/* Defined everywhere, as fj__pow10_u64. */
 const double fj__pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+#if FJ_HAVE_CLINGER
 
 /* 1 and the double in *out when w * 10^q is computed exactly-rounded here. */
 static int clinger(uint64_t w, int64_t q, double *out) {
@@ -749,6 +750,32 @@ static FJ_NUM_NOINLINE fj_error general_number(const uint8_t *p, const uint8_t *
   return text_to_double(&t, &out->d);
 }
 
+/* The bits of the double nearest to w / 10^n (2^53 < w < 10^18, n in 8..15),
+ * or 0 when undecided: Eisel-Lemire, narrowed. Such w and q = -n give a
+ * normal double far below the overflow threshold. As in el_product and
+ * el_round, the product's high half decides unless a carry from below
+ * could reach the round bit (low 9 bits all ones) or the tail is zero as
+ * far as computed; both go the general way. Otherwise the bits below the
+ * round bit are not all zero, so there is no tie and rounding to nearest is
+ * adding the round bit. */
+static FJ_NUM_INLINE uint64_t long_decimal_bits(uint64_t w, unsigned n) {
+  const int lz = __builtin_clzll(w);
+  const fj_u128 prod = (fj_u128)(w << lz) * fj__pow5_128[-(int64_t)n - FJ_POW5_MIN][0];
+  const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
+  if (FJ_NUM_UNLIKELY((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0))) return 0;
+  const uint64_t upper = hi >> 63;
+  const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
+  const int64_t be = floor_log2_pow10(-(int64_t)n) + 63 + (int64_t)upper - lz + 1023;
+  return ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
+}
+
+/* For parser.h's inline fj__long_decimal_bits(): the hi words of
+ * fj__pow5_128 for q = -8 .. -19 (test_number checks them against it). */
+const uint64_t fj__pow5_frac_hi[12] = {
+    0xABCC77118461CEFCULL, 0x89705F4136B4A597ULL, 0xDBE6FECEBDEDD5BEULL, 0xAFEBFF0BCB24AAFEULL,
+    0x8CBCCC096F5088CBULL, 0xE12E13424BB40E13ULL, 0xB424DC35095CD80FULL, 0x901D7CF73AB0ACD9ULL,
+    0xE69594BEC44DE15BULL, 0xB877AA3236A4B449ULL, 0x9392EE8E921D5D07ULL, 0xEC1E4A7DB69561A5ULL};
+
 #if FJ_SWAR && FJ_HAVE_CLINGER
 /* The short decimal (fj__short_decimal_text) as the nearest double: w <=
  * 2^53 by Clinger's division, longer ones by a narrowed Eisel-Lemire.
@@ -764,26 +791,13 @@ static FJ_NUM_INLINE size_t short_decimal(const uint8_t *p, const uint8_t *end, 
   if (w <= ((uint64_t)1 << 53)) {
     const double d = (double)w / fj__pow10_exact[n];
     memcpy(&bits, &d, sizeof bits);
-  } else {
-    /* Eisel-Lemire, narrowed: w >= 2^53 and q = -n in [-15, -8] give a
-     * normal double far below the overflow threshold. As in el_product
-     * and el_round, the product's high half decides unless a carry from
-     * below could reach the round bit (low 9 bits all ones) or the tail
-     * is zero as far as computed; both go the general way. Otherwise the
-     * bits below the round bit are not all zero, so there is no tie and
-     * rounding to nearest is adding the round bit. */
-    const int lz = __builtin_clzll(w);
-    const fj_u128 prod = (fj_u128)(w << lz) * fj__pow5_128[-(int64_t)n - FJ_POW5_MIN][0];
-    const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
-    if (FJ_NUM_UNLIKELY((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0))) return 0;
-    const uint64_t upper = hi >> 63;
-    const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
-    const int64_t be = floor_log2_pow10(-(int64_t)n) + 63 + (int64_t)upper - lz + 1023;
-    bits = ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
+  } else if ((bits = long_decimal_bits(w, n)) == 0) {
+    return 0;
   }
   *out = bits_to_double(bits | (uint64_t)neg << 63);
   return len;
 }
+
 #else
 static FJ_NUM_INLINE size_t short_decimal(const uint8_t *p, const uint8_t *end, double *out) {
   (void)p, (void)end, (void)out;
@@ -808,14 +822,21 @@ fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, 
   return general_number(p, end, out, len);
 }
 
-bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
-  if (FJ_NUM_LIKELY(short_decimal(p, end, &out->d))) {
-    out->kind = FJ_NUMBER_DOUBLE;
-    return true;
-  }
+/* fj__number_fast() past the short decimal: out of line, so that the short
+ * decimal's path saves no registers (fast_number needs many). */
+static FJ_NUM_NOINLINE bool number_fast_other(const uint8_t *p, const uint8_t *end,
+                                              fj_number *out) {
   size_t len;
   fj_error err;
   if (FJ_NUM_UNLIKELY(!fast_number(p, end, 0, out, &len, &err)) || FJ_NUM_UNLIKELY(err))
     return false;
   return p + len == end || fj__delimiter[p[len]];
+}
+
+bool fj__number_fast(const uint8_t *p, const uint8_t *end, fj_number *out) {
+  if (FJ_NUM_LIKELY(short_decimal(p, end, &out->d))) {
+    out->kind = FJ_NUMBER_DOUBLE;
+    return true;
+  }
+  return number_fast_other(p, end, out);
 }

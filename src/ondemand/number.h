@@ -16,12 +16,15 @@
 #include "fastjson/error.h"
 #include "fastjson/parser.h"
 
+/* Defined in number.c on every target; parser.h declares them exported when
+ * its inline paths use them. */
+extern const uint64_t fj__pow10_u64[8];  /* 10^0 .. 10^7 */
+extern const double fj__pow10_exact[23]; /* 10^0 .. 10^22, each exact */
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define FJ_SWAR 1 /* digits 8 at a time from one load (the byte order is the text's) */
 /* fj__nondigit_bytes() and fj__value8(): parser.h, whose inline integer
  * path uses them too */
-
-extern const uint64_t fj__pow10_u64[8]; /* 10^0 .. 10^7 */
 
 /* Appends the digits that start the 8 bytes at s to w (w * 10^k + their
  * value, wrapping mod 2^64) and returns their count k (0 to 8), from one
@@ -54,7 +57,6 @@ static inline unsigned fj__take_digits8(const uint8_t *s, uint64_t *w) {
  * x87 extended). */
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
 #define FJ_HAVE_CLINGER 1
-extern const double fj__pow10_exact[23]; /* 10^0 .. 10^22, each exact */
 #else
 #define FJ_HAVE_CLINGER 0
 #endif
