@@ -851,6 +851,13 @@ static void depth_option(void **state) {
   fixture *f = *state;
   fj_parser *p;
   fj_parser_options opts = {0};
+  /* a flag bit no FJ_PARSE_* names is refused (was accepted and ignored) */
+  opts.flags = FJ_PARSE_REPLACE_LONE_SURROGATES << 1;
+  EXPECT(fj_parser_new(&p, &opts), FJ_ERR_INVALID_ARG);
+  opts.flags = FJ_PARSE_REPLACE_LONE_SURROGATES;
+  OK(fj_parser_new(&p, &opts));
+  fj_parser_free(p);
+  opts.flags = 0;
   opts.max_depth = 3;
   OK(fj_parser_new(&p, &opts));
   fj_value root, el;

@@ -841,6 +841,18 @@ static void test_misuse(void **state) {
                    FJ_ERR_INVALID_ARG);
   assert_int_equal(fj_writer_new(&w, NULL, (fj_sink){NULL, NULL}), FJ_ERR_INVALID_ARG);
   assert_int_equal(fj_writer_new(NULL, NULL, fj_sink_buffer(&b)), FJ_ERR_INVALID_ARG);
+  /* a flag bit no FJ_WRITE_* names (was accepted and ignored); every named one works */
+  assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.flags = FJ_WRITE_NONFINITE_AS_NULL << 1},
+                                 fj_sink_buffer(&b)),
+                   FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.flags = 1u << 31}, fj_sink_buffer(&b)),
+                   FJ_ERR_INVALID_ARG);
+  const uint32_t all = FJ_WRITE_PRETTY | FJ_WRITE_TABS | FJ_WRITE_ESCAPE_UNICODE |
+                       FJ_WRITE_ESCAPE_SLASH | FJ_WRITE_NO_VALIDATE_UTF8 |
+                       FJ_WRITE_REPLACE_INVALID_UTF8 | FJ_WRITE_NONFINITE_AS_NULL;
+  assert_int_equal(fj_writer_new(&w, &(fj_writer_options){.flags = all}, fj_sink_buffer(&b)),
+                   FJ_OK);
+  fj_writer_free(w);
 }
 
 /* ---- options ----------------------------------------------------------------- */
@@ -936,9 +948,14 @@ static void test_string_options(void **state) {
   assert_int_equal(fj_writer_raw(w, "[1, 2]", 6), FJ_OK);
   assert_int_equal(fj_writer_key(w, "s"), FJ_OK);
   assert_int_equal(fj_writer_raw(w, "1.50", 4), FJ_OK);
+  /* no bytes are no value: refused, nothing written (was a lone ',') */
+  assert_int_equal(fj_writer_key(w, "t"), FJ_OK);
+  assert_int_equal(fj_writer_raw(w, "", 0), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_raw(w, NULL, 0), FJ_ERR_INVALID_ARG);
+  assert_int_equal(fj_writer_raw(w, "true", 4), FJ_OK);
   assert_int_equal(fj_writer_end_object(w), FJ_OK);
   assert_int_equal(fj_writer_finish(w), FJ_OK);
-  assert_string_equal((char *)b.data, "{\"r\":[1, 2],\"s\":1.50}");
+  assert_string_equal((char *)b.data, "{\"r\":[1, 2],\"s\":1.50,\"t\":true}");
   fj_writer_free(w);
   fj_buffer_free(&b);
 }

@@ -168,8 +168,8 @@ typedef struct fj_location {
  *  @param out   receives the parser; the caller frees it with fj_parser_free().
  *  @param opts  options, or NULL for all defaults; copied.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` is NULL or the allocator lacks
- *          a function, or max_depth exceeds FJ_MAX_DEPTH;
- *          FJ_ERR_NOMEM. */
+ *          a function, max_depth exceeds FJ_MAX_DEPTH, or `flags` has a bit
+ *          that is no FJ_PARSE_* flag; FJ_ERR_NOMEM. */
 FJ_API fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts);
 
 /** Frees a parser and all memory it owns. Every string pointer it returned

@@ -96,8 +96,8 @@ typedef struct fj_writer fj_writer;
  *  @param out   receives the writer; free it with fj_writer_free().
  *  @param opts  options, or NULL for the defaults.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` or `sink.write` is NULL, an
- *          allocator function is NULL, indent > 16 or max_depth > 1 << 20;
- *          FJ_ERR_NOMEM. */
+ *          allocator function is NULL, indent > 16, max_depth > 1 << 20,
+ *          or `flags` has a bit that is no FJ_WRITE_* flag; FJ_ERR_NOMEM. */
 FJ_API fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink sink);
 
 /** Starts a new document on `sink`, keeping the options and memory. Output
@@ -163,7 +163,8 @@ FJ_API fj_error fj_writer_null(fj_writer *w);
  *  unchecked: the caller vouches for it being exactly one valid value. The
  *  writer checks only where the value goes (as for any value); if the bytes
  *  are not one valid JSON value, the output is not valid JSON, and nothing
- *  reports it. */
+ *  reports it. No bytes (len 0) are no value at all: FJ_ERR_INVALID_ARG,
+ *  as for a NULL `w`. */
 FJ_API fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len);
 
 /** @name Members: a key and its value in one call

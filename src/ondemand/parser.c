@@ -10,6 +10,8 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   *out = NULL;
   const fj_allocator *a = opts && opts->allocator ? opts->allocator : &fj__default_allocator;
   if (!a->malloc || !a->realloc || !a->free) return FJ_ERR_INVALID_ARG;
+  if (opts && (opts->flags & ~(uint32_t)FJ_PARSE_REPLACE_LONE_SURROGATES))
+    return FJ_ERR_INVALID_ARG; /* a flag this version does not know */
   fj_parser *p = fj__malloc(a, sizeof *p);
   if (!p) return FJ_ERR_NOMEM;
   memset(p, 0, sizeof *p);

@@ -427,8 +427,8 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
   fj_writer_options o = opts ? *opts : (fj_writer_options){0, 0, 0, NULL};
   fj_allocator a = o.allocator ? *o.allocator : fj__default_allocator;
   if (!sink.write || !a.malloc || !a.realloc || !a.free || o.indent > 16 ||
-      o.max_depth > FJ_MAX_DEPTH_LIMIT)
-    return FJ_ERR_INVALID_ARG;
+      o.max_depth > FJ_MAX_DEPTH_LIMIT || (o.flags & ~(FJ_WRITE_NONFINITE_AS_NULL * 2u - 1u)))
+    return FJ_ERR_INVALID_ARG; /* the last: a flag this version does not know */
   fj_writer *w = fj__malloc(&a, sizeof *w);
   if (!w) return FJ_ERR_NOMEM;
   memset(w, 0, sizeof *w);
@@ -824,7 +824,7 @@ fj_error fj_writer_null(fj_writer *w) {
 }
 
 fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
-  if (!w || (!json && len)) return FJ_ERR_INVALID_ARG;
+  if (!w || !json || !len) return FJ_ERR_INVALID_ARG; /* no bytes: no value (a lone ',') */
   size_t first = len < FJ_RAW_CHUNK ? len : FJ_RAW_CHUNK;
   fj_error err = prefix_value(w, first);
   if (FJ_UNLIKELY(err)) return err;
