@@ -220,10 +220,16 @@ static void bad_literals(void **state) {
   OK(fj_value_get_array(&root, &a));
   for (int i = 0; i < 5; i++)
     OK(fj_array_next(&a, &v[i]));
+  /* where fj_parser_validate() puts each: at a misspelt literal, after a
+   * whole one that a token goes on from */
   EXPECT(fj_value_is_null(&v[0], &b), FJ_ERR_BAD_LITERAL);
+  assert_location(f->p, FJ_ERR_BAD_LITERAL, 1, 1, 2);
   EXPECT(fj_value_get_bool(&v[1], &b), FJ_ERR_BAD_LITERAL);
+  assert_location(f->p, FJ_ERR_BAD_LITERAL, 10, 1, 11);
   EXPECT(fj_value_get_bool(&v[2], &b), FJ_ERR_BAD_LITERAL);
+  assert_location(f->p, FJ_ERR_BAD_LITERAL, 13, 1, 14);
   EXPECT(fj_value_is_null(&v[3], &b), FJ_ERR_BAD_LITERAL);
+  assert_location(f->p, FJ_ERR_BAD_LITERAL, 23, 1, 24);
   OK(fj_value_get_bool(&v[4], &b));
   assert_true(b);
   /* a root literal at the very end of the input (no delimiter after it) */
@@ -232,6 +238,20 @@ static void bad_literals(void **state) {
   assert_false(b);
   root = parse(f, "nul");
   EXPECT(fj_value_is_null(&root, &b), FJ_ERR_BAD_LITERAL);
+  /* the same offsets as validation */
+  static const char *const docs[] = {"[nullx]", "[truex]", "[falsey]", "[tru]", "[nul]"};
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+    fj_location want, got;
+    EXPECT(fj_parser_validate(f->p, docs[i], strlen(docs[i])), FJ_ERR_BAD_LITERAL);
+    EXPECT(fj_parser_last_error(f->p, &want), FJ_ERR_BAD_LITERAL);
+    root = parse(f, docs[i]);
+    OK(fj_value_get_array(&root, &a));
+    OK(fj_array_next(&a, &v[0]));
+    EXPECT(docs[i][1] == 'n' ? fj_value_is_null(&v[0], &b) : fj_value_get_bool(&v[0], &b),
+           FJ_ERR_BAD_LITERAL);
+    EXPECT(fj_parser_last_error(f->p, &got), FJ_ERR_BAD_LITERAL);
+    assert_int_equal(got.offset, want.offset);
+  }
 }
 
 static void integer_edges(void **state) {

@@ -133,6 +133,14 @@ static bool literal_is(const fj_parser *p, uint32_t pos, const char *word, size_
   return at + n == p->hot.len || fj__is_delimiter(p->hot.buf[at + n]);
 }
 
+/* FJ_ERR_BAD_LITERAL where fj_parser_validate() puts it: at the literal
+ * when it is misspelt (tru), after it when a token goes on (nullx). */
+static fj_error bad_literal(fj_parser *p, uint32_t pos, const char *word, size_t n) {
+  size_t at = p->hot.idx[pos];
+  bool spelt = p->hot.len - at >= n && memcmp(p->hot.buf + at, word, n) == 0;
+  return fj__fail(p, FJ_ERR_BAD_LITERAL, spelt ? at + n : at);
+}
+
 fj_error(fj_value_get_bool)(const fj_value *v, bool *out) {
   fj_error err = fj__check_value(v);
   if (err) return err;
@@ -140,8 +148,8 @@ fj_error(fj_value_get_bool)(const fj_value *v, bool *out) {
   fj_parser *p = v->parser;
   uint8_t c = fj__char(p, v->pos);
   if (c != 't' && c != 'f') return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
-  if (c == 't' ? !literal_is(p, v->pos, "true", 4) : !literal_is(p, v->pos, "false", 5))
-    return fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[v->pos]);
+  if (c == 't' && !literal_is(p, v->pos, "true", 4)) return bad_literal(p, v->pos, "true", 4);
+  if (c == 'f' && !literal_is(p, v->pos, "false", 5)) return bad_literal(p, v->pos, "false", 5);
   *out = c == 't';
   return FJ_OK;
 }
@@ -155,7 +163,7 @@ fj_error(fj_value_is_null)(const fj_value *v, bool *out) {
     *out = false;
     return FJ_OK;
   }
-  if (!literal_is(p, v->pos, "null", 4)) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[v->pos]);
+  if (!literal_is(p, v->pos, "null", 4)) return bad_literal(p, v->pos, "null", 4);
   *out = true;
   return FJ_OK;
 }
