@@ -71,7 +71,8 @@ static inline int floor_log2_pow10(int e) {
 /* The 128-bit product of a and b: high half returned, low half in *lo. */
 static inline uint64_t umul128(uint64_t a, uint64_t b, uint64_t *lo) {
 #if defined(__SIZEOF_INT128__)
-  unsigned __int128 p = (unsigned __int128)a * b;
+  __extension__ typedef unsigned __int128 u128; /* quiet under -pedantic */
+  u128 p = (u128)a * b;
   *lo = (uint64_t)p;
   return (uint64_t)(p >> 64);
 #else
