@@ -307,6 +307,11 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("validate", "--bogus", "x").returncode, 2)
         self.assertEqual(run("stats", "--bogus", "x").returncode, 2)
         self.assertEqual(run("validate", "--", "-", stdin=b"[1]").returncode, 0)
+        # standard input is read once: naming it twice is a usage error (the
+        # second read found nothing: FJ_ERR_EMPTY)
+        r = run("validate", "-", "-", stdin=b"[1]")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"standard input named twice", r.stderr)
         # --indent: 1..16, also as --indent=N; a missing value is a usage error
         self.assertEqual(run("pretty", "--indent", "0", "-", stdin=b"[1]").returncode, 2)
         self.assertEqual(run("pretty", "--indent", "-", stdin=b"[1]").returncode, 2)

@@ -204,16 +204,21 @@ static bool take_flag(int *argc, char **argv, const char *flag) {
 
 /* Leaves only operands in argv: a "--" ends the options (and is dropped);
  * before it, anything else that starts with '-' (but "-", standard input)
- * is an unknown option. Returns 0 or the usage error's exit code. */
+ * is an unknown option. Standard input can be read once: a second "-" is
+ * a usage error. Returns 0 or the usage error's exit code. */
 static int operands_only(int *argc, char **argv) {
   int out = 0;
-  bool options = true;
+  bool options = true, stdin_taken = false;
   for (int i = 0; i < *argc; i++) {
     if (options && strcmp(argv[i], "--") == 0) {
       options = false;
       continue;
     }
     if (options && argv[i][0] == '-' && argv[i][1]) return usage_error("unknown option", argv[i]);
+    if (strcmp(argv[i], "-") == 0) {
+      if (stdin_taken) return usage_error("standard input named twice", argv[i]);
+      stdin_taken = true;
+    }
     argv[out++] = argv[i];
   }
   *argc = out;
