@@ -811,17 +811,15 @@ static inline bool fj__eight_digits(const uint8_t *q, uint64_t *v) {
 #endif
 }
 
-/* The common integer: '-'?, then "0" or 1 to 18 digits without a leading
- * zero (no overflow), then a delimiter, with 20 bytes of the input after
- * the sign (so no digit needs a bounds check). After the first digit, 8
- * more at once when there are (ids, timestamps: a digit at a time, each
- * waited for the multiplication before, 4 cycles a digit). */
-static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int64_t *out) {
-  const bool neg = *s == '-';
-  const uint8_t *q = s + neg;
-  if (c->buf + c->len - q < 20) return false;
+/* The integer digits at q, 20 bytes of which the input holds (so no digit
+ * needs a bounds check): "0", or 1 to 18 digits without a leading zero (no
+ * overflow), into *out; returns where they end, or NULL if q is no digit.
+ * After the first digit, 8 more at once when there are (ids, timestamps: a
+ * digit at a time, each waited for the multiplication before, 4 cycles a
+ * digit). */
+static inline const uint8_t *fj__integer_digits(const uint8_t *q, uint64_t *out) {
   uint64_t m = (uint64_t)(*q - '0');
-  if (m > 9) return false;
+  if (m > 9) return NULL;
   q++;
   if (m) {
     uint64_t v8;
@@ -835,6 +833,16 @@ static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int6
     for (int i = 0; i < more && (unsigned)(*q - '0') < 10u; i++)
       m = m * 10 + (uint64_t)(*q++ - '0');
   }
+  *out = m;
+  return q;
+}
+
+/* The common integer: '-'?, then fj__integer_digits(), then a delimiter. */
+static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int64_t *out) {
+  const bool neg = *s == '-';
+  const uint8_t *q = s + neg;
+  uint64_t m;
+  if (c->buf + c->len - q < 20 || !(q = fj__integer_digits(q, &m))) return false;
   if (!fj__delimiter[*q]) return false;
   *out = neg ? -(int64_t)m : (int64_t)m;
   return true;
@@ -963,23 +971,9 @@ static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, co
 static inline bool fj__short_number(const fj__cursor *c, const uint8_t *s, fj_number *out) {
   const bool neg = *s == '-';
   const uint8_t *q = s + neg;
-  if (c->buf + c->len - q < 20) return false;
   const uint8_t *digits = q;
-  uint64_t m = (uint64_t)(*q - '0');
-  if (m > 9) return false;
-  q++;
-  if (m) {
-    uint64_t v8;
-    int more = 17;
-    /* q[7] a digit first: most numbers are shorter, and skip the test */
-    if ((unsigned)(q[7] - '0') < 10u && fj__eight_digits(q, &v8)) {
-      m = m * 100000000 + v8;
-      q += 8;
-      more = 9;
-    }
-    for (int i = 0; i < more && (unsigned)(*q - '0') < 10u; i++)
-      m = m * 10 + (uint64_t)(*q++ - '0');
-  }
+  uint64_t m;
+  if (c->buf + c->len - q < 20 || !(q = fj__integer_digits(q, &m))) return false;
   if (fj__delimiter[*q]) {
     out->kind = FJ_NUMBER_INT64;
     out->i = neg ? -(int64_t)m : (int64_t)m;
