@@ -441,6 +441,42 @@ static void test_six_places(void **state) {
   assert_int_equal(st.mismatches, 0);
 }
 
+/* Decimals below 1 of 1 to 16 significant digits (those of up to 14 or
+ * 15 take the printer's short-decimal test, mesh's %.12g coordinates), at
+ * every decimal exponent the test covers and past it, as strtod reads
+ * them; their neighbours, which that test must turn away; and the
+ * decimals next to each power of ten, where the places it picks change.
+ * Every eighth, and every one next to a power of ten, is checked in full
+ * against the shortest %.{N}g that reads back. */
+static void test_short_decimals(void **state) {
+  (void)state;
+  stats st = {0, 0};
+  for (int m = 1; m <= 16; m++)
+    for (int x = -12; x <= -1; x++)
+      for (int i = 0; i < 2000; i++) {
+        uint64_t k = 0;
+        for (int j = 0; j < m; j++)
+          k = k * 10 + (uint64_t)(j == 0 ? 1 + rng() % 9 : rng() % 10);
+        char s[48];
+        snprintf(s, sizeof s, "%" PRIu64 "e%d", k, x - m + 1);
+        uint64_t b = to_bits(strtod(s, NULL));
+        check(b, i % 8 == 0, &st);
+        check(b + 1, false, &st);
+        check(b - 1, false, &st);
+      }
+  for (int x = -12; x <= 0; x++) /* 10^x - j 10^(x-15) and + j 10^(x-14), j < 1000 */
+    for (int j = 0; j < 1000; j++) {
+      char s[48];
+      snprintf(s, sizeof s, "%" PRId64 "e%d", INT64_C(1000000000000000) - j, x - 15);
+      check(to_bits(strtod(s, NULL)), true, &st);
+      snprintf(s, sizeof s, "%" PRId64 "e%d", INT64_C(100000000000000) + j, x - 14);
+      check(to_bits(strtod(s, NULL)), true, &st);
+    }
+  print_message("short decimals: %" PRIu64 " checked, %" PRIu64 " mismatches\n", st.checked,
+                st.mismatches);
+  assert_int_equal(st.mismatches, 0);
+}
+
 /* Decimals of 1 to 17 significant digits at every decimal exponent x from
  * -9 to 23, as strtod reads them: each layout of the notation rule (and
  * each of the printer's cases: the digits' count against x + 1, integers
@@ -468,9 +504,9 @@ static void test_layouts(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_short_below_one), cmocka_unit_test(test_six_places),
-      cmocka_unit_test(test_layouts),         cmocka_unit_test(test_notation),
-      cmocka_unit_test(test_special),         cmocka_unit_test(test_data_files),
-      cmocka_unit_test(test_random),
+      cmocka_unit_test(test_short_decimals),  cmocka_unit_test(test_layouts),
+      cmocka_unit_test(test_notation),        cmocka_unit_test(test_special),
+      cmocka_unit_test(test_data_files),      cmocka_unit_test(test_random),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

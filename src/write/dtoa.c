@@ -509,6 +509,38 @@ static inline size_t places6(uint32_t f) {
   return lo ? 3u + places3[lo] : places3[hi];
 }
 
+/* Exact powers of ten as doubles: 10^i for 0 <= i <= 22 (5^22 < 2^53). */
+static const double pow10_f64[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* Doubles that a program printed with at most 15 significant digits
+ * (mesh's %.12g coordinates, DBL_DIG's 15): with 10^k <= 2^e <= a <
+ * 2^(e+1) (k from a's binary exponent e) and P = 14 - k places, m, the
+ * integer nearest to a * 10^P, divided by 10^P rounds back to a exactly
+ * when some decimal of P places rounds to a:
+ *  - m / 10^P is correctly rounded (m < 2 10^15 < 2^51 and 10^P are
+ *    exact doubles), so the test is exact;
+ *  - such a decimal D = m0 10^-P lies within half an ulp, 2^(e-53), of a:
+ *    the product a 10^P is within 0.12 of m0 (2^e < 10^(k+1)), and rounds
+ *    to within 0.125 more, so m = m0;
+ *  - 10^-P is more than 4 ulps of a (2^(e-52) < 10^(k+1) 2^-52
+ *    = 0.22 10^-P): no other decimal of P places rounds to a, and a
+ *    shorter one that did would have at most P places too.
+ * So m without its trailing zeros is the shortest decimal, the only one,
+ * the one Schubfach finds. The test is a multiplication, two additions and
+ * a division; false (no such decimal, or a outside about 10^-8..10^15)
+ * sends a to Schubfach. */
+static inline bool short_decimal(double a, uint64_t bits, uint64_t *m_out, int *p_out) {
+  int p = 14 - floor_log10_pow2((int)(bits >> FJ_DBL_MANT_BITS) - 1023);
+  if ((unsigned)p > 22) return false;
+  double m = (a * pow10_f64[p] + 0x1p52) - 0x1p52; /* the nearest integer (m < 2^51) */
+  if (m / pow10_f64[p] != a) return false;
+  *m_out = (uint64_t)m; /* at least 10^14: a >= 10^k */
+  *p_out = p;
+  return true;
+}
+
 /* Doubles below 2^32 with at most 6 places after the point (prices,
  * coordinates printed with %.6f: marine_ik's nearly all): m, the integer
  * nearest to a * 10^6, divided by 10^6 rounds back to a (the division is
@@ -516,8 +548,9 @@ static inline size_t places6(uint32_t f) {
  * Below 2^32 an ulp is under 10^-6, so no other decimal of 6 places rounds
  * to a: m with its trailing zeros dropped is the shortest decimal, and the
  * closest, the one Schubfach finds. False (nothing written) otherwise; the
- * test costs a multiplication, two additions and a division. Prints ip.ffffff (or ip.0), the 6
- * places made in one word and their trailing zeros counted from its zero bytes. */
+ * test costs a multiplication, two additions and a division. Prints
+ * ip.ffffff (or ip.0), the 6 places made in one word and their trailing
+ * zeros counted from its zero bytes. */
 static inline bool six_places(double a, size_t *len, char *out, char *p) {
   double m = (a * 1e6 + 0x1p52) - 0x1p52; /* the nearest integer to a * 10^6 */
   /* the test most other doubles fail first (mesh's 12 digits) */
@@ -548,13 +581,20 @@ size_t fj__dtoa(char *out, double v) {
   out[0] = '-'; /* overwritten when v is positive */
   char *p = out + (bits >> 63);
   bits &= ~(UINT64_C(1) << 63);
-  /* the common case without a call (jumps only): normal, not a power of
-   * two (the frac == 0 test also leaves zero out). gcc still saves
-   * registers here: shortest_fast() keeps many values live. */
+  /* the common cases without a call (jumps only): 6 places, a short
+   * decimal below 1, or normal and not a power of two (the frac == 0 test
+   * also leaves zero out). gcc still saves registers here: shortest_fast()
+   * keeps many values live. */
   double a;
   size_t len;
   memcpy(&a, &bits, sizeof a);
   if (six_places(a, &len, out, p)) return len;
+  /* only below 1: above, the test measured slower than it saved on
+   * canada's 17 digits, and mesh's doubles above 1 are few */
+  uint64_t m;
+  int mp;
+  if (bits < FJ_DBL_ONE_BITS && short_decimal(a, bits, &m, &mp))
+    return put_below_one(out, p, m, -mp);
   uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
   int be = (int)(bits >> FJ_DBL_MANT_BITS);
   decimal d;
