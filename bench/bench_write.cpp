@@ -13,10 +13,14 @@
 //              write events it does not hold as a tree already (the whole job
 //              the fastjson and rapidjson rows do). jansson's constructors
 //              check UTF-8, json-c's do not.
+//   simdjson:  simdjson's serializer of its DOM (dom::parser, parsed before
+//              timing), string_builder<mini_formatter> reused: what
+//              simdjson::to_string() runs, without a new std::string per call
+//              (its only public form; the builder is marked internal)
 // Before timing, each output is read back (RapidJSON, full precision) and
 // must give the recorded events again: the same keys and strings, integers,
 // and doubles to the bit (jansson and json-c print 17 significant digits,
-// fastjson the shortest round trip, RapidJSON its Grisu2).
+// fastjson the shortest round trip, RapidJSON and simdjson Grisu2).
 // format_double/LIBRARY/canada.json: every number of canada.json to text:
 //   fastjson:  fj_format_double (shortest round trip, Schubfach)
 //   snprintf:  "%.17g" (round-trips, not shortest)
@@ -311,6 +315,28 @@ void write_rapidjson(benchmark::State &state, const fjbench::file *f) {
   state.counters["output_bytes"] = double(bytes);
 }
 
+#ifdef FJ_BENCH_SIMDJSON
+void write_simdjson(benchmark::State &state, const fjbench::file *f) {
+  recording r = record(*f);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (parser.parse(f->data.data(), f->data.size()).get(doc) != simdjson::SUCCESS)
+    fjbench::fail("simdjson cannot parse " + f->name);
+  simdjson::internal::string_builder<> sb;
+  sb.append(doc);
+  expect_events("simdjson", *f, r, sb.str().data(), sb.str().size());
+  size_t bytes = sb.str().size();
+  for (auto _ : state) {
+    sb.clear();
+    sb.append(doc);
+    benchmark::DoNotOptimize(sb.str().data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+  state.counters["output_bytes"] = double(bytes);
+}
+#endif
+
 // jansson, json-c (dom_peers.h): the tree built from the events once, then
 // written in every iteration; with Build, built, written and freed in every
 // iteration (building frees the tree built before).
@@ -381,6 +407,9 @@ void register_write() {
   for (const fjbench::file &f : fjbench::corpus()) {
     benchmark::RegisterBenchmark(("write/fastjson/" + f.name).c_str(), write_fastjson, &f);
     benchmark::RegisterBenchmark(("write/rapidjson/" + f.name).c_str(), write_rapidjson, &f);
+#ifdef FJ_BENCH_SIMDJSON
+    benchmark::RegisterBenchmark(("write/simdjson/" + f.name).c_str(), write_simdjson, &f);
+#endif
 #ifdef FJ_BENCH_JANSSON
     benchmark::RegisterBenchmark(("write/jansson/" + f.name).c_str(),
                                  write_dom<&fjb_jansson, false>, "jansson", &f);

@@ -54,8 +54,9 @@ TASKS = [
      "into a reused buffer, RapidJSON `Writer<StringBuffer>`; the DOM libraries write a tree "
      "built from the same events: `jansson` (`json_dumpb`) and `json-c` "
      "(`json_object_to_json_string_length`) a tree built before timing, `jansson-build` and "
-     "`json-c-build` build, write and free it in every iteration. Every output must read back "
-     "as the recorded events; bytes are the input document's size."),
+     "`json-c-build` build, write and free it in every iteration; `simdjson` serialises its DOM, "
+     "parsed before timing (`string_builder`, what `simdjson::to_string` runs). Every output "
+     "must read back as the recorded events; bytes are the input document's size."),
     ("minify", "Removing whitespace outside strings from a whole document: fastjson "
      "`fj_minify` (validates the document fully first) and `fastjson-unvalidated` "
      "(`fj_minify_unvalidated_into`: no validation, into a reused buffer, the like-for-like "
