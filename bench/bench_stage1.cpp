@@ -25,16 +25,16 @@ namespace {
 void fastjson_stage1(benchmark::State &state, const fj__kernel *k, const fjbench::file *f) {
   const auto *buf = reinterpret_cast<const uint8_t *>(f->data.data());
   std::vector<uint32_t> idx(f->data.size() + FJ_INDEX_SLACK);
-  // the block bits fj_parser_parse() has stage 1 set (the 64-byte blocks
+  // the block bytes fj_parser_parse() has stage 1 set (the 64-byte blocks
   // that hold a backslash), cleared each time as it does: the escape branch
-  // is then the one a parse runs (the \u block bits are validation's only)
-  const size_t words = FJ_BS_WORDS(f->data.size());
-  std::vector<uint64_t> bs(words);
+  // is then the one a parse runs (the \u block bytes are validation's only)
+  const size_t blocks = FJ_BLOCKS(f->data.size());
+  std::vector<uint8_t> bs(blocks);
   fj__stage1_result res = {};
   auto run = [&] {
     res = fj__stage1_result{};
     res.bs_blocks = bs.data();
-    std::memset(bs.data(), 0, words * sizeof(uint64_t));
+    std::memset(bs.data(), 0, blocks);
     return k->stage1(buf, f->data.size(), idx.data(), &res);
   };
   if (run() != FJ_OK || res.n == 0) fjbench::fail(std::string(k->name) + " rejects " + f->name);

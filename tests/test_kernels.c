@@ -79,16 +79,17 @@ static void check(const uint8_t *data, size_t len, const char *what) {
   fj_error err_ref = fj__stage1_scalar(buf, len, idx_ref, &ref);
   uint32_t n_ref = ref.n, n_k;
   size_t off_ref = ref.err_offset, off_k;
-  /* the backslash block bits: the same from every kernel, errors or not */
-  static uint64_t bs_want[FJ_BS_WORDS(MAX_LEN)], bs_got[FJ_BS_WORDS(MAX_LEN)];
-  /* and the \u block bits: a 'u' after an odd run of backslashes */
-  static uint64_t u_want[FJ_BS_WORDS(MAX_LEN)], u_got[FJ_BS_WORDS(MAX_LEN)];
+  /* the backslash block bytes: the same from every kernel, errors or not:
+   * a block holding a backslash, or beginning with an escaped byte */
+  static uint8_t bs_want[FJ_BLOCKS(MAX_LEN)], bs_got[FJ_BLOCKS(MAX_LEN)];
+  /* and the \u block bytes: a 'u' after an odd run of backslashes */
+  static uint8_t u_want[FJ_BLOCKS(MAX_LEN)], u_got[FJ_BLOCKS(MAX_LEN)];
   memset(bs_want, 0, sizeof bs_want);
   memset(u_want, 0, sizeof u_want);
   size_t run = 0; /* backslashes just before byte i */
   for (size_t i = 0; i < len; i++) {
-    if (buf[i] == '\\') bs_want[i / 4096] |= (uint64_t)1 << (i / 64 % 64);
-    if (buf[i] == 'u' && run % 2) u_want[i / 4096] |= (uint64_t)1 << (i / 64 % 64);
+    if (buf[i] == '\\' || (i % 64 == 0 && run % 2)) bs_want[i / 64] = 1;
+    if (buf[i] == 'u' && run % 2) u_want[i / 64] = 1;
     run = buf[i] == '\\' ? run + 1 : 0;
   }
   /* stage 1 derives `backslashes` from the escaped bytes it saw: check it
@@ -106,12 +107,12 @@ static void check(const uint8_t *data, size_t len, const char *what) {
     got.u_blocks = u_got;
     fj_error err_k = kernels[k]->stage1(buf, len, idx_k, &got);
     if (memcmp(bs_got, bs_want, sizeof bs_got) != 0) {
-      fprintf(stderr, "%s: kernel %s: wrong backslash block bits (len %zu)\n", what,
+      fprintf(stderr, "%s: kernel %s: wrong backslash block bytes (len %zu)\n", what,
               kernels[k]->name, len);
       fail();
     }
     if (memcmp(u_got, u_want, sizeof u_got) != 0) {
-      fprintf(stderr, "%s: kernel %s: wrong \\u block bits (len %zu)\n", what, kernels[k]->name,
+      fprintf(stderr, "%s: kernel %s: wrong \\u block bytes (len %zu)\n", what, kernels[k]->name,
               len);
       fail();
     }

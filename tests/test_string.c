@@ -459,6 +459,66 @@ static uint32_t random_cp(void) {
   return rnd() % 3 ? pool[rnd() % (sizeof pool / sizeof *pool)] : 0x20 + rnd() % 0x5f;
 }
 
+/* Strings of 1 to 1200 bytes (1 to 20 of stage 1's 64-byte blocks, past
+ * the 8 that fj__blocks_zero() reads at once) at several offsets of a
+ * block, with no escape or one at the start, the middle or the end: the
+ * string must read back unescaped (the backslash block bytes must not call
+ * a block with an escape clean), and validation must find a lone
+ * surrogate there (nor the \u block bytes). */
+static void block_spans(void **state) {
+  fixture *f = *state;
+  enum { MAX = 1300 };
+  char *doc = malloc(MAX + 80), *want = malloc(MAX);
+  assert_true(doc && want);
+  for (size_t len = 1; len <= 1200; len += len < 80 ? 1 : 7) {
+    for (size_t pad = 0; pad < 64; pad += 9) {
+      for (int where = 0; where < 4; where++) { /* none, first, middle, last */
+        for (int bad = 0; bad < 2; bad++) {     /* \n, or a lone \uD800 */
+          size_t n = 0, at = where == 1 ? 0 : where == 2 ? len / 2 : len - 1;
+          doc[n++] = '[';
+          for (size_t i = 0; i < pad; i++)
+            doc[n++] = ' ';
+          doc[n++] = '"';
+          size_t w = 0;
+          for (size_t i = 0; i < len; i++) {
+            if (where && i == at) {
+              memcpy(doc + n, bad ? "\\uD800" : "\\n", bad ? 6 : 2);
+              n += bad ? 6 : 2;
+              want[w++] = '\n';
+            } else {
+              doc[n++] = (char)('a' + i % 26);
+              want[w++] = (char)('a' + i % 26);
+            }
+          }
+          doc[n++] = '"';
+          doc[n++] = ']';
+          const char *c = keep(f, doc, n);
+          fj_error v = fj_parser_validate(f->p, c, n);
+          if (where && bad) {
+            EXPECT(v, FJ_ERR_BAD_SURROGATE);
+            free(f->docs[--f->ndocs]); /* keep() holds at most 256 */
+            continue;
+          }
+          OK(v);
+          fj_value root, el;
+          fj_array a;
+          const char *str;
+          size_t sn;
+          OK(fj_parser_parse(f->p, c, n, &root));
+          OK(fj_value_get_array(&root, &a));
+          OK(fj_array_next(&a, &el));
+          OK(fj_value_get_string(&el, &str, &sn));
+          assert_int_equal(sn, w);
+          assert_memory_equal(str, want, w);
+          free(f->docs[--f->ndocs]); /* keep() holds at most 256 */
+        }
+      }
+    }
+  }
+  free(doc);
+  free(want);
+}
+
 static void random_round_trips(void **state) {
   fixture *f = *state;
   enum { DOCS = 3000 };
@@ -714,6 +774,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(copy_string, setup, teardown),
       cmocka_unit_test_setup_teardown(strings_live_until_next_parse, setup, teardown),
       cmocka_unit_test_setup_teardown(escaped_keys, setup, teardown),
+      cmocka_unit_test_setup_teardown(block_spans, setup, teardown),
       cmocka_unit_test_setup_teardown(random_round_trips, setup, teardown),
       cmocka_unit_test_setup_teardown(twitter_escaped_lockstep, setup, teardown),
       cmocka_unit_test_setup_teardown(python_oracle, setup, teardown),

@@ -75,10 +75,10 @@ struct fj_parser {
   /* whether stage 1 saw a \u escape in the document (or its stream's
    * batch): if not, stage 1 has already checked every string completely */
   bool u_escapes, batch_u_escapes;
-  /* bit k set: the 64 bytes from offset 64 * k hold the 'u' of a \u escape
+  /* byte k 1: the 64 bytes from offset 64 * k hold the 'u' of a \u escape
    * (fj__stage1_result.u_blocks); NULL for a stream's documents and
    * after fj_parser_parse(), which does not ask stage 1 for them */
-  const uint64_t *u_blocks;
+  const uint8_t *u_blocks;
   bool batch_backslashes; /* hot.backslashes of the stream's batch */
   /* Serials: each document and each container entry gets the next one, and
    * they are never reset, so a serial names one entry for the parser's

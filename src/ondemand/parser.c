@@ -31,12 +31,15 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   return FJ_OK;
 }
 
+/* Bytes of each block map: a document of up to cap bytes, and the 8 bytes
+ * of slack that fj__blocks_zero() reads. */
+#define MAP_BYTES(cap) (FJ_BLOCKS(cap) + 8)
+
 /* Bytes of an index of cap entries and, after it in the same allocation,
- * the words of stage 1's backslash block bits for a document of up to cap
- * bytes (cap is a power of two from 4096 on, so the words are aligned). */
-/* The index, then the backslash block bits, then the \u block bits. */
+ * stage 1's backslash block bytes and its \u block bytes for a document
+ * of up to cap bytes. */
 static size_t index_bytes(size_t cap) {
-  return cap ? cap * sizeof(uint32_t) + 2 * FJ_BS_WORDS(cap) * sizeof(uint64_t) : 0;
+  return cap ? cap * sizeof(uint32_t) + 2 * MAP_BYTES(cap) : 0;
 }
 
 void fj_parser_free(fj_parser *p) {
@@ -68,13 +71,13 @@ static fj_error reserve_index(fj_parser *p, size_t len) {
   return FJ_OK;
 }
 
-/* The backslash block bits after the index (index_bytes). */
-static uint64_t *bs_words(const fj_parser *p) {
-  return (uint64_t *)(void *)(p->hot.idx + p->idx_cap);
+/* The backslash block bytes after the index (index_bytes). */
+static uint8_t *bs_bytes(const fj_parser *p) {
+  return (uint8_t *)(void *)(p->hot.idx + p->idx_cap);
 }
 
-/* The \u block bits after those (index_bytes). */
-static uint64_t *u_words(const fj_parser *p) { return bs_words(p) + FJ_BS_WORDS(p->idx_cap); }
+/* The \u block bytes after those (index_bytes). */
+static uint8_t *u_bytes(const fj_parser *p) { return bs_bytes(p) + MAP_BYTES(p->idx_cap); }
 
 static void reset_scratch(fj_parser *p) {
   for (fj__arena_block *b = p->scratch.head; b; b = b->next)
@@ -130,9 +133,9 @@ static fj_error parse(fj_parser *p, const void *json, size_t len, fj_value *root
   begin_document(p, json, len);
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
-  fj__stage1_result res = {0, true, true, 0, bs_words(p), u_blocks ? u_words(p) : NULL};
-  memset(res.bs_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.bs_blocks);
-  if (u_blocks) memset(res.u_blocks, 0, FJ_BS_WORDS(len) * sizeof *res.u_blocks);
+  fj__stage1_result res = {0, true, true, 0, bs_bytes(p), u_blocks ? u_bytes(p) : NULL};
+  memset(res.bs_blocks, 0, FJ_BLOCKS(len) + 8); /* with the slack fj__blocks_zero() reads */
+  if (u_blocks) memset(res.u_blocks, 0, FJ_BLOCKS(len) + 8);
   fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
   p->hot.bs_blocks = res.bs_blocks;
   p->u_blocks = res.u_blocks;
@@ -160,7 +163,7 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uin
   *n = 0;
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
-  fj__stage1_result res = {0, true, true, 0, NULL, NULL}; /* no block bits for a batch */
+  fj__stage1_result res = {0, true, true, 0, NULL, NULL}; /* no block bytes for a batch */
   fj_error err = fj__kernel_active()->stage1(buf, len, p->hot.idx, &res);
   *n = res.n;
   *err_offset = res.err_offset;

@@ -8,6 +8,22 @@
 #include <immintrin.h>
 #endif
 
+/* Eight block bytes a load (their order does not matter: any nonzero
+ * byte is a no), then the rest one by one. Out of line: strings over 448
+ * bytes. */
+bool fj__blocks_zero_long(const uint8_t *map, size_t b0, size_t b1) {
+  uint64_t any = 0;
+  size_t b = b0;
+  for (; b + 8 <= b1 + 1; b += 8) {
+    uint64_t w;
+    memcpy(&w, map + b, sizeof w);
+    any |= w;
+  }
+  for (; b <= b1; b++)
+    any |= map[b];
+  return any == 0;
+}
+
 /* One more than the value of each byte as a hex digit; 0: not one. */
 static const uint8_t hex_plus1[256] = {
     ['0'] = 1,  ['1'] = 2,  ['2'] = 3,  ['3'] = 4,  ['4'] = 5,  ['5'] = 6,  ['6'] = 7,  ['7'] = 8,

@@ -101,7 +101,7 @@ static inline uint64_t fj_k_escapable(const fj_k_block *blk) {
 
 #endif
 
-/* Bytes equal to 'u': every kernel, for the \u block bits (stage1_impl.h). */
+/* Bytes equal to 'u': every kernel, for the \u block bytes (stage1_impl.h). */
 static inline uint64_t fj_k_u_bytes(const fj_k_block *blk) {
   fj_b u[FJ_V_N];
   for (int i = 0; i < FJ_V_N; i++)

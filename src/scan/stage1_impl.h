@@ -156,8 +156,8 @@ static inline uint32_t *fj_k_flatten(uint32_t *out, fj_k_base base, uint64_t bit
 /* One block, its byte classes `m` already worked out: structural bits for
  * the index, errors into c->bad. */
 static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__masks *mp,
-                                              fj_k_carry *c, fj_k_esc *e, uint64_t *bs_blocks,
-                                              uint64_t *u_blocks, size_t at) {
+                                              fj_k_carry *c, fj_k_esc *e, uint8_t *bs_blocks,
+                                              uint8_t *u_blocks, size_t at) {
   fj__masks m = *mp;
   /* Most blocks of most documents have no backslash and start unescaped:
    * they skip the arithmetic and the check of the escape characters. The
@@ -168,14 +168,14 @@ static inline uint64_t fj_k_block_structurals(const fj_k_block *blk, const fj__m
     escaped = fj_k_escaped(m.backslash, &c->escaped);
     fj_k_esc_block(e, blk, escaped);
     if (bs_blocks) {
-      /* block at / 64 holds a backslash (res->bs_blocks), and when asked, a
-       * \u escape's 'u' (res->u_blocks): without a branch on either, as
-       * whether a block of escapes holds a \u is unpredictable. The \u
-       * bits cost a compare per block of escapes, on the port this loop
-       * waits for (twitterescaped about 8%): only validation asks. */
-      const unsigned b = (unsigned)(at >> 6) & 63;
-      bs_blocks[at >> 12] |= (uint64_t)(m.backslash != 0) << b;
-      if (u_blocks) u_blocks[at >> 12] |= (uint64_t)((escaped & fj_k_u_bytes(blk)) != 0) << b;
+      /* block at / 64 holds a backslash or begins escaped (res->bs_blocks:
+       * no test of which), and when asked, a \u escape's 'u'
+       * (res->u_blocks): without a branch on either, as whether a block of
+       * escapes holds a \u is unpredictable. The \u bytes cost a compare
+       * per block of escapes, on the port this loop waits for
+       * (twitterescaped about 8%): only validation asks. */
+      bs_blocks[at >> 6] = 1;
+      if (u_blocks) u_blocks[at >> 6] = (escaped & fj_k_u_bytes(blk)) != 0;
     }
   }
   uint64_t quote = m.quote & ~escaped;
@@ -235,7 +235,7 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
   fj_k_carry c = {0, 0, 0, 0};
   fj_k_esc esc;
   fj_k_esc_init(&esc);
-  uint64_t *const bs_blocks = res->bs_blocks, *const u_blocks = res->u_blocks;
+  uint8_t *const bs_blocks = res->bs_blocks, *const u_blocks = res->u_blocks;
   fj_k_utf8 u;
   fj_k_utf8_init(&u);
   uint32_t *out = idx;
