@@ -45,6 +45,7 @@
  * The schema is read with libfastjson's own cursor into a small tree. */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -305,11 +306,47 @@ static type **g_def_types;
 static size_t g_ndefs;
 
 static const char *const c_keywords[] = {
-    "auto",     "break",  "case",   "char",     "const",    "continue", "default",  "do",
-    "double",   "else",   "enum",   "extern",   "float",    "for",      "goto",     "if",
-    "inline",   "int",    "long",   "register", "restrict", "return",   "short",    "signed",
-    "sizeof",   "static", "struct", "switch",   "typedef",  "union",    "unsigned", "void",
-    "volatile", "while",  "bool",   "true",     "false",    "NULL",     "errno",    "assert"};
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
+    "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while", "bool", "true", "false", "NULL", "errno", "assert",
+    /* the object-like macros of the headers a generated header includes
+     * (gcc -dM, gnu11: stdio.h, stdint.h, stddef.h, stdbool.h, string.h and
+     * the library's own), the ones gnu modes predefine, and the keyword
+     * macros of C11 headers a user may include first: a member or type of
+     * one of these names would be replaced by the preprocessor */
+    "BUFSIZ", "EOF", "FILENAME_MAX", "FOPEN_MAX", "L_ctermid", "L_tmpnam", "P_tmpdir", "SEEK_CUR",
+    "SEEK_END", "SEEK_SET", "TMP_MAX", "stderr", "stdin", "stdout", "offsetof", "INT8_MIN",
+    "INT8_MAX", "INT16_MIN", "INT16_MAX", "INT32_MIN", "INT32_MAX", "INT64_MIN", "INT64_MAX",
+    "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "INT_LEAST8_MIN", "INT_LEAST8_MAX",
+    "INT_LEAST16_MIN", "INT_LEAST16_MAX", "INT_LEAST32_MIN", "INT_LEAST32_MAX", "INT_LEAST64_MIN",
+    "INT_LEAST64_MAX", "UINT_LEAST8_MAX", "UINT_LEAST16_MAX", "UINT_LEAST32_MAX",
+    "UINT_LEAST64_MAX", "INT_FAST8_MIN", "INT_FAST8_MAX", "INT_FAST16_MIN", "INT_FAST16_MAX",
+    "INT_FAST32_MIN", "INT_FAST32_MAX", "INT_FAST64_MIN", "INT_FAST64_MAX", "UINT_FAST8_MAX",
+    "UINT_FAST16_MAX", "UINT_FAST32_MAX", "UINT_FAST64_MAX", "INTPTR_MIN", "INTPTR_MAX",
+    "UINTPTR_MAX", "INTMAX_MIN", "INTMAX_MAX", "UINTMAX_MAX", "PTRDIFF_MIN", "PTRDIFF_MAX",
+    "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "SIZE_MAX", "WCHAR_MIN", "WCHAR_MAX", "WINT_MIN",
+    "WINT_MAX", "INT8_C", "INT16_C", "INT32_C", "INT64_C", "UINT8_C", "UINT16_C", "UINT32_C",
+    "UINT64_C", "INTMAX_C", "UINTMAX_C", "FASTJSON_H", "FASTJSON_CODEC_H", "FASTJSON_ERROR_H",
+    "FASTJSON_FILE_H", "FASTJSON_KERNEL_H", "FASTJSON_PARSER_H", "FASTJSON_SINK_H",
+    "FASTJSON_STREAM_H", "FASTJSON_TEXT_H", "FASTJSON_WRITER_H", "FASTJSON_VERSION_MAJOR",
+    "FASTJSON_VERSION_MINOR", "FASTJSON_VERSION_PATCH", "FASTJSON_VERSION_STRING", "linux", "unix",
+    "i386", "static_assert", "alignas", "alignof", "noreturn", "thread_local", "complex",
+    "imaginary", "I"};
+
+/* A schema object with a key twice is ambiguous (JSON leaves the meaning
+ * open; a "properties" with "a" twice gave two members, whose output
+ * the generated reader then refused as a duplicate key): an error, at the
+ * second. */
+static void check_duplicates(const jn *n, const char *ptr) {
+  for (size_t i = 0; n->kind == J_OBJ && i < n->n; i++)
+    for (size_t j = 0; j < i; j++)
+      if (n->key_lens[i] == n->key_lens[j] && !memcmp(n->keys[i], n->keys[j], n->key_lens[i]))
+        die(child_ptr(ptr, n->keys[i]), "the key \"%s\" appears twice in this object", n->keys[i]);
+  for (size_t i = 0; (n->kind == J_OBJ || n->kind == J_ARR) && i < n->n; i++)
+    check_duplicates(n->kids[i],
+                     n->kind == J_OBJ ? child_ptr(ptr, n->keys[i]) : fmt("%s/%zu", ptr, i));
+}
 
 /* A C identifier from arbitrary text: other bytes become '_'. */
 static char *ident(const char *s, size_t n) {
@@ -318,8 +355,12 @@ static char *ident(const char *s, size_t n) {
   if (!n || isdigit((unsigned char)s[0])) d[k++] = '_';
   for (size_t i = 0; i < n; i++)
     d[k++] = isalnum((unsigned char)s[i]) ? s[i] : '_';
+  d[k] = '\0';
   for (size_t i = 0; i < sizeof c_keywords / sizeof *c_keywords; i++)
     if (!strcmp(d, c_keywords[i])) d[k++] = '_';
+  d[k] = '\0';
+  /* C reserves _X... and __...: _Bool is a keyword, others may be macros */
+  if (d[0] == '_' && (d[1] == '_' || isupper((unsigned char)d[1]))) return fmt("x%s", d);
   return d;
 }
 
@@ -551,6 +592,7 @@ static void check_default(const field *f) {
     break;
   case T_DOUBLE:
     if (d->kind != J_NUM) die(dp, "default must be a number");
+    if (!isfinite(strtod(d->s, NULL))) die(dp, "default out of range for a double");
     break;
   case T_STRING:
     if (d->kind != J_STR) die(dp, "default must be a string");
@@ -750,6 +792,42 @@ static const type *variant_tag_const(const type *v, const char *tag) {
   for (size_t i = 0; i < v->nfields; i++)
     if (!strcmp(v->fields[i].name, tag) && v->fields[i].t->kind == T_CONST) return v->fields[i].t;
   return NULL;
+}
+
+/* Whether definition i is parsed (2), being parsed (1) or not yet (0). */
+static unsigned char *g_def_state;
+
+/* The index of the definition a "$ref" names, or g_ndefs. */
+static size_t def_index(const jn *ref) {
+  const char *prefix = "#/$defs/";
+  if (ref->kind != J_STR || strncmp(ref->s, prefix, strlen(prefix))) return g_ndefs;
+  for (size_t i = 0; i < g_ndefs; i++)
+    if (!strcmp(g_def_names[i], ref->s + strlen(prefix))) return i;
+  return g_ndefs;
+}
+
+/* Parses definition i into its placeholder. A definition that is only a
+ * $ref to another (an alias of a primitive, array or map) takes a copy of
+ * that one, which is parsed first (it may come later in $defs): copied
+ * unparsed, it named a type that was never defined. A chain of such
+ * aliases that comes back to itself is an error. */
+static void parse_def(jn *defs, size_t i) {
+  type *t = g_def_types[i];
+  if (g_def_state[i] == 2) return;
+  if (g_def_state[i] == 1)
+    die(t->ptr, "a cycle of definitions that are only a $ref to each other (no type to define)");
+  g_def_state[i] = 1;
+  jn *ref = defs->kids[i]->kind == J_OBJ ? member(defs->kids[i], "$ref") : NULL;
+  if (ref && def_index(ref) < g_ndefs) parse_def(defs, def_index(ref));
+  bool nullable;
+  type *r = parse_into(t, defs->kids[i], t->ptr, t->name, &nullable, false);
+  if (r != t) { /* a primitive, array or map: the definition is an alias */
+    if (r->kind == T_RECORD || r->kind == T_UNION || r->kind == T_ENUM)
+      die(t->ptr, "a definition that is only a $ref to another is not supported");
+    *t = *r;
+  }
+  if (nullable) die(t->ptr, "a nullable definition is not supported (make the property nullable)");
+  g_def_state[i] = 2;
 }
 
 /* Recognises the wire shape of each union once every type is parsed (its
@@ -1416,7 +1494,7 @@ static void emit_union_reader(sbuf *c, const type *t) {
     out(c,
         "  if (e == FJ_OK)\n    return fj_decode_fail(d, FJ_ERR_TRAILING_CONTENT, "
         "fj_value_offset(&key),\n"
-        "                          \"a %s has one key only\");\n",
+        "                          \"one key only in %s (its variant's name)\");\n",
         T);
     out(c, "  return e == FJ_END ? FJ_OK : e;\n}\n\n");
   }
@@ -1949,6 +2027,7 @@ static void parse_document(const char *schema_path) {
   }
   fj_parser_free(p);
   if (g_root->kind != J_OBJ) die("", "the schema must be an object");
+  check_duplicates(g_root, "");
   jn *defs = member(g_root, "$defs");
   if (defs) { /* placeholders first, so that definitions can refer to each other */
     if (defs->kind != J_OBJ) die("/$defs", "\"$defs\" must be an object");
@@ -1970,18 +2049,10 @@ static void parse_document(const char *schema_path) {
                              ? ident(title->s, title->slen)
                              : ident(base_name(schema_path), strlen(base_name(schema_path))));
   }
-  for (size_t i = 0; i < g_ndefs; i++) {
-    bool nullable;
-    type *t = g_def_types[i];
-    type *r = parse_into(t, defs->kids[i], t->ptr, t->name, &nullable, false);
-    if (r != t) { /* a primitive, array or map: the definition is an alias */
-      if (r->kind == T_RECORD || r->kind == T_UNION || r->kind == T_ENUM)
-        die(t->ptr, "a definition that is only a $ref to another is not supported");
-      *t = *r;
-    }
-    if (nullable)
-      die(t->ptr, "a nullable definition is not supported (make the property nullable)");
-  }
+  g_def_state = xmalloc(g_ndefs ? g_ndefs : 1);
+  memset(g_def_state, 0, g_ndefs);
+  for (size_t i = 0; i < g_ndefs; i++)
+    parse_def(defs, i);
   bool nullable;
   if (root_is_type) {
     type *r = parse_into(g_root_type, g_root, "", g_root_type->name, &nullable, true);

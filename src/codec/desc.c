@@ -43,7 +43,9 @@ static size_t member_size(fj_field_type t, const fj_record_desc *record) {
  * struct, the nested table or enum strings its type needs, array elements
  * of a known type other than arrays and at least as big as that type. */
 static bool field_ok(const fj_field_desc *f, size_t size) {
-  if (!f->name || (f->name_len && f->name[f->name_len] != '\0')) return false;
+  /* strlen(), not name[name_len]: a name_len past the name's end must not
+   * be read at */
+  if (!f->name || (f->name_len && strlen(f->name) != f->name_len)) return false;
   size_t m = member_size(f->type, f->record);
   if (!m || f->offset > size || m > size - f->offset) return false;
   if (f->has_offset != FJ_NO_HAS_FLAG && f->has_offset >= size) return false;
