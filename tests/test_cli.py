@@ -240,20 +240,27 @@ class Cli(unittest.TestCase):
                               b"byte 1024)", r.stderr, args)
 
     def test_max_depth_option(self):
-        deep = b"[" * 10000 + b"]" * 10000
-        for args in (["validate"], ["validate", "--ndjson"], ["minify"], ["pretty"], ["stats"],
-                     ["get", "-", "/0/0"]):
-            argv = args if "-" in args else args + ["-"]
-            r = run("--max-depth", "10000", *argv, stdin=deep)
-            self.assertEqual(r.returncode, 0, (args, r.stderr))  # stats recurses 10000 deep
-            r = run("--max-depth=9999", *argv, stdin=deep)
-            self.assertEqual(r.returncode, 1, args)
-            self.assertIn(b"-:1:10000: ", r.stderr, args)
-            self.assertIn(b"here 9999 levels (see --max-depth)", r.stderr, args)
-        for bad in ("0", "10001", "-5", "x", ""):
+        # up to the library's limit (was 10000: a 100000-deep document could
+        # not be validated at all); pretty printing, whose output grows with
+        # the square of the depth, at 10000 levels
+        for n, commands in ((100000, (["validate"], ["validate", "--ndjson"], ["minify"],
+                                      ["stats"], ["get", "-", "/0/0"])),
+                            (10000, (["pretty"],))):
+            deep = b"[" * n + b"]" * n
+            for args in commands:
+                argv = args if "-" in args else args + ["-"]
+                r = run("--max-depth", str(n), *argv, stdin=deep)
+                self.assertEqual(r.returncode, 0, (args, r.stderr))
+                r = run("--max-depth=%d" % (n - 1), *argv, stdin=deep)
+                self.assertEqual(r.returncode, 1, args)
+                self.assertIn(b"-:1:%d: " % n, r.stderr, args)
+                self.assertIn(b"here %d levels (see --max-depth)" % (n - 1), r.stderr, args)
+        deep = b"[" * 1048576 + b"]" * 1048576
+        self.assertEqual(run("--max-depth", "1048576", "validate", "-", stdin=deep).returncode, 0)
+        for bad in ("0", "1048577", "-5", "x", ""):
             r = run("--max-depth", bad, "validate", "-", stdin=b"[]")
             self.assertEqual(r.returncode, 2, bad)
-            self.assertIn(b"--max-depth takes 1..10000", r.stderr, bad)
+            self.assertIn(b"--max-depth takes 1..1048576", r.stderr, bad)
         self.assertEqual(run("validate", "--max-depth", "5", "-", stdin=b"[]").returncode, 2)
 
     def test_malformed_pointer_is_a_usage_error(self):

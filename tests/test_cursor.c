@@ -671,9 +671,11 @@ static void passed_over_containers_close_in_kind(void **state) {
   }
   /* the root itself */
   fj_value root = parse(f, "[1,2}");
-  const char *s;
-  size_t n;
+  const char *s = "x";
+  size_t n = 1;
   EXPECT(fj_value_get_raw(&root, &s, &n), FJ_ERR_EXPECTED_COMMA);
+  assert_null(s); /* what a failure leaves, as fj_value_get_string() */
+  assert_int_equal(n, 0);
   root = parse(f, "[1,2}");
   EXPECT(fj_value_skip(&root), FJ_ERR_EXPECTED_COMMA);
   assert_location(f->p, FJ_ERR_EXPECTED_COMMA, 4, 1, 5);

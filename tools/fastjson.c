@@ -36,7 +36,7 @@ static const char *const usage_text =
     "Options:\n"
     "  --kernel NAME   use this stage-1 kernel (see --kernels; FASTJSON_KERNEL too)\n"
     "  --max-depth N   accept arrays and objects nested up to N levels (default 1024,\n"
-    "                  at most 10000)\n"
+    "                  at most 1048576)\n"
     "  --kernels       list the compiled kernels, which this CPU runs, the one in use\n"
     "  --version       print the version\n"
     "  --help          print this help\n"
@@ -137,9 +137,9 @@ static int load(const char *path, fj_file *f) {
   return EXIT_IO;
 }
 
-/* The nesting limit in force (--max-depth). Commands that recurse per level
- * (stats) stay far inside the C stack at the largest value allowed. */
-#define MAX_DEPTH_LIMIT 10000u
+/* The nesting limit in force (--max-depth), up to the library's: no
+ * command recurses per level (stats keeps a heap stack). */
+#define MAX_DEPTH_LIMIT FJ_MAX_DEPTH
 static uint32_t max_depth = FJ_DEFAULT_MAX_DEPTH;
 
 /* The library's messages for a limit name the setting; the command line's
@@ -479,7 +479,7 @@ static int cmd_get(fj_parser *p, int argc, char **argv) {
     argc--, argv++;
   else if (argc > 0 && argv[0][0] == '-' && argv[0][1])
     return usage_error("unknown option", argv[0]);
-  if (argc != 2) return usage_error("get needs FILE and POINTER", NULL);
+  if (argc != 2) return usage_error("get takes FILE and POINTER, one of each", NULL);
   if (!pointer_well_formed(argv[1]))
     return usage_error("malformed JSON Pointer (RFC 6901: empty, or starting with '/'; "
                        "'~' only as ~0 or ~1)",
@@ -761,7 +761,7 @@ int main(int argc, char **argv) {
       char *end;
       unsigned long n = strtoul(value, &end, 10);
       if (!*value || *end || *value == '-' || n < 1 || n > MAX_DEPTH_LIMIT)
-        return usage_error("--max-depth takes 1..10000", value);
+        return usage_error("--max-depth takes 1..1048576", value);
       max_depth = (uint32_t)n;
     } else {
       return usage_error("unknown option", argv[i]);

@@ -55,6 +55,7 @@
 
 #include "fastjson/codec.h"
 #include "fastjson/parser.h"
+#include "fastjson.h" /* FASTJSON_VERSION_STRING */
 
 /* ---- utilities ------------------------------------------------------------- */
 
@@ -1968,7 +1969,14 @@ static void emit_source(sbuf *c, const char *header_name) {
 /* ---- main ------------------------------------------------------------------------- */
 
 static void usage(FILE *to, int status) {
-  fprintf(to, "usage: fastjson-gen SCHEMA.json OUT_BASE   (writes OUT_BASE.h and OUT_BASE.c)\n");
+  fprintf(to, "usage: fastjson-gen SCHEMA.json OUT_BASE   (writes OUT_BASE.h and OUT_BASE.c)\n"
+              "       fastjson-gen --version\n"
+              "A JSON Schema (draft 2020-12 subset) to C structs with readers and writers.\n"
+              "Keywords: type, properties, required, items, enum, const, $ref, $defs, oneOf,\n"
+              "additionalProperties, format (int32, int64, uint64), default, title, description,\n"
+              "$comment, $schema, $id, examples, and x-fastjson-unknown-fields (skip, error),\n"
+              "x-fastjson-duplicates (error, last-wins); any other keyword is an error.\n"
+              "Exit status: 0 written, 1 schema error, 2 usage, 3 I/O.\n");
   exit(status);
 }
 
@@ -2081,6 +2089,10 @@ static void parse_document(const char *schema_path) {
 
 int main(int argc, char **argv) {
   if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) usage(stdout, 0);
+  if (argc == 2 && !strcmp(argv[1], "--version")) {
+    printf("fastjson-gen %s\n", FASTJSON_VERSION_STRING);
+    return 0;
+  }
   if (argc != 3 || argv[1][0] == '-') usage(stderr, 2);
   g_schema_path = argv[1];
   parse_document(argv[1]);

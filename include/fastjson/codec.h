@@ -537,7 +537,8 @@ typedef enum fj_field_type {
   FJ_FIELD_INT64,      /**< int64_t */
   FJ_FIELD_UINT64,     /**< uint64_t */
   FJ_FIELD_DOUBLE,     /**< double */
-  FJ_FIELD_STRING,     /**< fj_str, copied into the arena */
+  FJ_FIELD_STRING,     /**< fj_str, copied into the arena; written as its bytes ({NULL, 0}
+                        is the empty string: absence is the has-flag's, not the pointer's) */
   FJ_FIELD_ENUM,       /**< int: index into enum_values */
   FJ_FIELD_RECORD,     /**< a struct described by `record`, held by value */
   FJ_FIELD_RECORD_PTR, /**< a pointer to one (recursive types); NULL when absent or null */
@@ -612,6 +613,8 @@ FJ_API fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_re
 
 /** Writes a described struct as generated writers do: fields in table
  *  order, absent optional ones omitted, absent required nullable ones null.
+ *  Absent means a has-flag that is false, or a NULL FJ_FIELD_RECORD_PTR; a
+ *  field without a has-flag is always present (a string {NULL, 0} is "").
  *  @return the writer's errors; FJ_ERR_INVALID_ARG for an enum value out of
  *          range, an absent required field that is not nullable (the reader
  *          would refuse the output), or a table fj_desc_check() refuses for

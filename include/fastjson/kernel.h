@@ -4,7 +4,12 @@
  * "avx2", "sse42", "neon", "scalar"). By default the best one this CPU runs
  * is used, decided once on first use. The environment variable
  * FASTJSON_KERNEL=<name> overrides that choice at that moment, and
- * fj_kernel_select() at any time. All kernels produce identical results.
+ * fj_kernel_select() at any time. A FASTJSON_KERNEL that names no usable
+ * kernel (not compiled in, or not supported by this CPU) is ignored, as
+ * the library has no call to fail at that moment: the best kernel is used
+ * (fj_kernel_active() says which; fj_kernel_select() with the same name
+ * returns the error, which is how the fastjson tool refuses it). All
+ * kernels produce identical results.
  */
 #ifndef FASTJSON_KERNEL_H
 #define FASTJSON_KERNEL_H

@@ -112,7 +112,8 @@ FJ_API void fj_writer_free(fj_writer *w);
 /* Events. Each returns FJ_OK or one of:
  *  - FJ_ERR_EXPECTED_KEY: a value (or begin) inside an object where a key is due;
  *  - FJ_ERR_EXPECTED_VALUE: a key where a value is due (in an array, at the
- *    root, or right after a key), or an end right after a key;
+ *    root, or right after a key), an end right after a key, or an end
+ *    before the root value (nothing open to end);
  *  - FJ_ERR_WRONG_TYPE: fj_writer_end_array() in an object or
  *    fj_writer_end_object() in an array;
  *  - FJ_ERR_TRAILING_CONTENT: any event after the root value is complete;

@@ -206,6 +206,8 @@ static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *en
 }
 
 fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len) {
+  if (s) *s = NULL; /* what a failure leaves, as fj_value_get_string() */
+  if (len) *len = 0;
   fj_error err = fj__check_value(v);
   if (err) return err;
   if (!s || !len) return FJ_ERR_INVALID_ARG;
