@@ -347,8 +347,9 @@ FJ_API fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, s
  *  is found by bracket matching from the value's own position (its brackets
  *  must be a pair; what is inside is not validated); the cursor does not
  *  move, so this works for any valid handle.
- *  @param s, len  receive a pointer into the input and a length in bytes
- *              (valid as long as the input); on failure NULL and 0.
+ *  @param s    receives a pointer into the input (valid as long as the
+ *              input); NULL on failure.
+ *  @param len  receives the length in bytes; 0 on failure.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v`, `s` or `len` NULL, or a zeroed
  *          `*v`); FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; FJ_ERR_BAD_ESCAPE (string);
  *          FJ_ERR_EXPECTED_COMMA, FJ_ERR_EXPECTED_VALUE or FJ_ERR_EXPECTED_KEY

@@ -86,6 +86,10 @@ FJ_API fj_error fj_minify_unvalidated_into(const void *json, size_t len, void *d
  *  and `{}`, a final newline. As fj_minify(), it parses into `parser`:
  *  handles of its previous document become stale (FJ_ERR_STALE_DOCUMENT
  *  afterwards) whatever the result, except FJ_ERR_INVALID_ARG.
+ *  The output grows with the square of the depth (each line is indented
+ *  once per level): a document nested d deep writes about indent * d^2
+ *  bytes of indentation (d = 100 000 with the default indent: 20 GB), so a
+ *  raised max_depth with untrusted input wants a sink that caps its size.
  *  @param opts  options, or NULL for the defaults.
  *  @return as fj_minify(); also FJ_ERR_INVALID_ARG if opts->indent > 16. */
 FJ_API fj_error fj_pretty(fj_parser *parser, const void *json, size_t len,
