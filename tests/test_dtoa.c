@@ -441,6 +441,17 @@ static void test_six_places(void **state) {
   assert_int_equal(st.mismatches, 0);
 }
 
+/* The bits strtod reads from a random decimal of m significant digits
+ * (the first not 0) whose first digit is at 10^x. */
+static uint64_t random_decimal(int m, int x) {
+  uint64_t k = 0;
+  for (int j = 0; j < m; j++)
+    k = k * 10 + (uint64_t)(j == 0 ? 1 + rng() % 9 : rng() % 10);
+  char s[48];
+  snprintf(s, sizeof s, "%" PRIu64 "e%d", k, x - m + 1);
+  return to_bits(strtod(s, NULL));
+}
+
 /* Decimals below 1 of 1 to 16 significant digits (those of up to 14 or
  * 15 take the printer's short-decimal test, mesh's %.12g coordinates), at
  * every decimal exponent the test covers and past it, as strtod reads
@@ -454,12 +465,7 @@ static void test_short_decimals(void **state) {
   for (int m = 1; m <= 16; m++)
     for (int x = -12; x <= -1; x++)
       for (int i = 0; i < 2000; i++) {
-        uint64_t k = 0;
-        for (int j = 0; j < m; j++)
-          k = k * 10 + (uint64_t)(j == 0 ? 1 + rng() % 9 : rng() % 10);
-        char s[48];
-        snprintf(s, sizeof s, "%" PRIu64 "e%d", k, x - m + 1);
-        uint64_t b = to_bits(strtod(s, NULL));
+        uint64_t b = random_decimal(m, x);
         check(b, i % 8 == 0, &st);
         check(b + 1, false, &st);
         check(b - 1, false, &st);
@@ -487,12 +493,7 @@ static void test_layouts(void **state) {
   for (int m = 1; m <= 17; m++)
     for (int x = -9; x <= 23; x++)
       for (int i = 0; i < 400; i++) {
-        uint64_t k = 0;
-        for (int j = 0; j < m; j++)
-          k = k * 10 + (uint64_t)(j == 0 ? 1 + rng() % 9 : rng() % 10);
-        char s[48];
-        snprintf(s, sizeof s, "%" PRIu64 "e%d", k, x - m + 1);
-        uint64_t b = to_bits(strtod(s, NULL));
+        uint64_t b = random_decimal(m, x);
         check(b, false, &st);
         check(b | (UINT64_C(1) << 63), false, &st);
       }
