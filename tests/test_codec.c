@@ -1247,12 +1247,12 @@ static void test_descriptor_checks(void **state) {
   free(json);
 }
 
-/* fj_desc_write() writes plain fields (no has-flag; a scalar but an enum)
- * in line, without the writer's calls: for every kind of key and value
- * that path takes or leaves to the calls (short and long keys and strings,
- * bytes to escape or check, long integers, non-finite doubles, a window
- * too small), under every writer option, it must write the bytes and
- * return the errors that fj_writer_member_*() calls do. */
+/* fj_desc_write() writes plain fields (present; a scalar but an enum) in
+ * line, without the writer's calls: for every kind of key and value that
+ * path takes or leaves to the calls (short and long keys and strings,
+ * bytes to escape or check, long integers, non-finite doubles, absent
+ * fields, a window too small), under every writer option, it must write
+ * the bytes and return the errors that fj_writer_member_*() calls do. */
 typedef struct plain_rec {
   bool b;
   int32_t i32;
@@ -1260,6 +1260,7 @@ typedef struct plain_rec {
   uint64_t u64;
   double d;
   fj_str s;
+  bool has[6]; /* for the fields given has-flags */
 } plain_rec;
 
 static fj_error plain_by_calls(fj_writer *w, const fj_field_desc *f, const plain_rec *r) {
@@ -1267,6 +1268,11 @@ static fj_error plain_by_calls(fj_writer *w, const fj_field_desc *f, const plain
   for (int i = 0; !e && i < 6; i++) {
     const char *k = f[i].name;
     size_t n = strlen(k);
+    if (f[i].has_offset != FJ_NO_HAS_FLAG && !r->has[i]) { /* absent */
+      if (!(f[i].flags & FJ_FIELD_REQUIRED)) continue;
+      e = f[i].flags & FJ_FIELD_NULLABLE ? fj_writer_member_null(w, k, n) : FJ_ERR_INVALID_ARG;
+      continue;
+    }
     switch (i) {
     case 0: e = fj_writer_member_bool(w, k, n, r->b); break;
     case 1: e = fj_writer_member_int64(w, k, n, r->i32); break;
@@ -1394,6 +1400,14 @@ static void test_descriptor_plain_fields(void **state) {
           /* a different key each field; every second one with its length */
           f[i].name = keys[(k + (size_t)i * 5) % nkeys];
           f[i].name_len = (i + k) & 1 ? strlen(f[i].name) : 0;
+          /* every third with a has-flag, set or not; required or not */
+          size_t h = (k + (size_t)i) % 3 ? FJ_NO_HAS_FLAG
+                                         : offsetof(plain_rec, has) + (size_t)i * sizeof(bool);
+          f[i].has_offset = h;
+          r.has[i] = (k + v + (size_t)i) % 4 != 0;
+          static const uint32_t fl[3] = {FJ_FIELD_REQUIRED, 0,
+                                         FJ_FIELD_REQUIRED | FJ_FIELD_NULLABLE};
+          f[i].flags = fl[(k / 3 + (size_t)i) % 3];
         }
         for (size_t o = 0; o < nopts; o++)
           plain_compare(&desc, &r, opts[o], 512);

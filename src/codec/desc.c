@@ -459,6 +459,8 @@ static inline bool write_plain(fj_writer *w, const fj_field_desc *f, fj_field_ty
                                const char *src) {
   uint8_t *p = w->pos;
   if (!(n <= FJ_SHORT_MAX && (size_t)(w->end - p) >= PLAIN_ROOM)) return false;
+  /* a long string (a tweet's text) before the key is copied for nothing */
+  if (t == FJ_FIELD_STRING && ((const fj_str *)src)->len > FJ_SHORT_MAX) return false;
   *p = ',';
   p += ST_COMMA(w->state);
   *p++ = '"';
@@ -525,7 +527,7 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
     const fj_field_desc *f = &desc->fields[i];
     const char *src = base + f->offset;
     fj_field_type t = f->type;
-    if (FJ_LIKELY(plain_ok && f->has_offset == FJ_NO_HAS_FLAG && (unsigned)t <= FJ_FIELD_STRING &&
+    if (FJ_LIKELY(plain_ok && (unsigned)t <= FJ_FIELD_STRING && f->has_offset == FJ_NO_HAS_FLAG &&
                   f->name != NULL)) {
       size_t n = f->name_len                                        ? f->name_len
                  : lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i]
