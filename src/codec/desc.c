@@ -448,23 +448,23 @@ static inline bool copy_key(uint8_t *d, const char *s, size_t n, const uint8_t *
  * a key of n bytes, written in line, key and value, as fj_writer_member_*()
  * write it on their inline path but without the call and with the writer's
  * mode checked once per record (`w` is compact, and '/' is not escaped) and
- * its state known (in an object, a key due): returns false, with nothing
- * written (bytes past the window's position may have changed), where that
- * path does not apply (a key or string that is long or needs escaping or
- * checking, a long integer, a non-finite double, too little room), and the
- * caller writes the field the general way. write_struct abc (26 such
+ * its state known (in an object, a key due). Returns FJ_END, with nothing
+ * written (bytes past the window's position may have changed), for a key
+ * that path does not take (long, or to escape or check) or too little
+ * room: the caller writes the field the general way. A value it does not
+ * take (a long or escaped string, a long integer, a non-finite double)
+ * follows the key through the value's call, as in the member calls (and
+ * the key is not copied and checked twice). write_struct abc (26 such
  * fields) spent more than half its instructions on the calls, checks and
  * decisions per field this saves. */
-static inline bool write_plain(fj_writer *w, const fj_field_desc *f, fj_field_type t, size_t n,
-                               const char *src) {
+static inline fj_error write_plain(fj_writer *w, const fj_field_desc *f, fj_field_type t, size_t n,
+                                   const char *src) {
   uint8_t *p = w->pos;
-  if (!(n <= FJ_SHORT_MAX && (size_t)(w->end - p) >= PLAIN_ROOM)) return false;
-  /* a long string (a tweet's text) before the key is copied for nothing */
-  if (t == FJ_FIELD_STRING && ((const fj_str *)src)->len > FJ_SHORT_MAX) return false;
+  if (!(n <= FJ_SHORT_MAX && (size_t)(w->end - p) >= PLAIN_ROOM)) return FJ_END;
   *p = ',';
   p += ST_COMMA(w->state);
   *p++ = '"';
-  if (!copy_key(p, f->name, n, w->short_k)) return false;
+  if (!copy_key(p, f->name, n, w->short_k)) return FJ_END;
   p += n;
   p[0] = '"';
   p[1] = ':';
@@ -479,7 +479,7 @@ static inline bool write_plain(fj_writer *w, const fj_field_desc *f, fj_field_ty
   case FJ_FIELD_INT32: p += fj__i64toa16((char *)p, *(const int32_t *)src); break;
   case FJ_FIELD_INT64: {
     int64_t v = *(const int64_t *)src;
-    if (!fj__i64_short(v)) return false;
+    if (!fj__i64_short(v)) goto value_call;
     p += fj__i64toa16((char *)p, v);
     break;
   }
@@ -492,24 +492,36 @@ static inline bool write_plain(fj_writer *w, const fj_field_desc *f, fj_field_ty
     double v = *(const double *)src;
     uint64_t bits;
     memcpy(&bits, &v, sizeof bits);
-    if (((bits >> 52) & 0x7FF) == 0x7FF) return false; /* not finite */
+    if (((bits >> 52) & 0x7FF) == 0x7FF) goto value_call; /* not finite */
     p += fj__dtoa((char *)p, v);
     break;
   }
   case FJ_FIELD_STRING: {
     const fj_str *s = (const fj_str *)src;
-    if (!s->data || s->len > FJ_SHORT_MAX) return false;
+    if (!s->data || s->len > FJ_SHORT_MAX) goto value_call;
     *p = '"';
-    if (!copy_short(p + 1, (const uint8_t *)s->data, s->len, w->short_k)) return false;
+    if (!copy_short(p + 1, (const uint8_t *)s->data, s->len, w->short_k)) goto value_call;
     p[s->len + 1] = '"';
     p += s->len + 2;
     break;
   }
-  default: return false;
+  default: return FJ_END;
   }
   w->pos = p;
   w->state = ST_OBJ_KEY_NEXT;
-  return true;
+  return FJ_OK;
+value_call:
+  /* the key as fj_writer_keyn() leaves it, then the value's own call */
+  w->pos = p;
+  w->state = ST_OBJ_VALUE;
+  switch (t) {
+  case FJ_FIELD_INT64: return fj_writer_int64(w, *(const int64_t *)src);
+  case FJ_FIELD_DOUBLE: return fj_writer_double(w, *(const double *)src);
+  default: {
+    const fj_str *s = (const fj_str *)src;
+    return fj_writer_stringn(w, s->data, s->len);
+  }
+  }
 }
 
 /* A record; `lens`: its key lengths (key_lens()), or NULL to measure. */
@@ -532,7 +544,8 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
       size_t n = f->name_len                                        ? f->name_len
                  : lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i]
                                                                     : name_len(f->name);
-      if (FJ_LIKELY(write_plain(w, f, t, n, src))) continue;
+      if (FJ_LIKELY((e = write_plain(w, f, t, n, src)) != FJ_END)) continue;
+      e = FJ_OK;
     }
     bool present = t == FJ_FIELD_RECORD_PTR          ? *(const void *const *)src != NULL
                    : f->has_offset == FJ_NO_HAS_FLAG ? true
