@@ -1420,6 +1420,101 @@ static void test_descriptor_plain_fields(void **state) {
   }
 }
 
+/* Fields that are not scalars (an enum, a record, an array) have their key
+ * written in line by fj_desc_write() and their value by the value's calls:
+ * the bytes and errors of fj_writer_keyn() and those calls, an enum index
+ * out of range included, under every writer option and window size. */
+typedef struct inner_rec {
+  int64_t x;
+} inner_rec;
+typedef struct mixed_rec {
+  int level;
+  inner_rec inner;
+  struct {
+    int32_t *items;
+    size_t count;
+  } nums;
+} mixed_rec;
+
+static fj_error mixed_by_calls(fj_writer *w, const fj_field_desc *f, const mixed_rec *r) {
+  fj_error e;
+  if ((e = fj_writer_begin_object(w))) return e;
+  if ((e = fj_writer_keyn(w, f[0].name, strlen(f[0].name)))) return e;
+  if (r->level < 0 || (size_t)r->level >= f[0].enum_count) return FJ_ERR_INVALID_ARG;
+  if ((e = fj_writer_string(w, f[0].enum_values[r->level]))) return e;
+  if ((e = fj_writer_keyn(w, f[1].name, strlen(f[1].name))) || (e = fj_writer_begin_object(w)) ||
+      (e = fj_writer_member_int64(w, "x", 1, r->inner.x)) || (e = fj_writer_end_object(w)))
+    return e;
+  if ((e = fj_writer_keyn(w, f[2].name, strlen(f[2].name))) || (e = fj_writer_begin_array(w)))
+    return e;
+  for (size_t i = 0; i < r->nums.count; i++)
+    if ((e = fj_writer_int64(w, r->nums.items[i]))) return e;
+  if ((e = fj_writer_end_array(w))) return e;
+  return fj_writer_end_object(w);
+}
+
+static void test_descriptor_inline_keys(void **state) {
+  (void)state;
+  static const char *const levels[] = {"low", "hi\"gh", "\xc3\xa9levated"};
+  static const fj_field_desc inner_f[] = {{.name = "x",
+                                           .offset = offsetof(inner_rec, x),
+                                           .type = FJ_FIELD_INT64,
+                                           .has_offset = FJ_NO_HAS_FLAG}};
+  static const fj_record_desc inner_d = {"Inner", sizeof(inner_rec), inner_f, 1, -1, -1};
+  static const char *const keys[] = {"level", "l", "a/b", "k\"", "\xc3\xa9", ""};
+  fj_field_desc f[3];
+  memset(f, 0, sizeof f);
+  f[0].offset = offsetof(mixed_rec, level);
+  f[0].type = FJ_FIELD_ENUM;
+  f[0].enum_values = levels;
+  f[0].enum_count = 3;
+  f[1].offset = offsetof(mixed_rec, inner);
+  f[1].type = FJ_FIELD_RECORD;
+  f[1].record = &inner_d;
+  f[2].offset = offsetof(mixed_rec, nums);
+  f[2].type = FJ_FIELD_ARRAY;
+  f[2].elem = FJ_FIELD_INT32;
+  f[2].elem_size = sizeof(int32_t);
+  for (int i = 0; i < 3; i++)
+    f[i].has_offset = FJ_NO_HAS_FLAG;
+  fj_record_desc desc = {"Mixed", sizeof(mixed_rec), f, 3, -1, -1};
+  int32_t nums[3] = {1, -22, 333};
+  static const uint32_t opts[] = {0, FJ_WRITE_PRETTY, FJ_WRITE_ESCAPE_SLASH,
+                                  FJ_WRITE_ESCAPE_UNICODE};
+  static char m1[256], m2[256];
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+    for (int level = -1; level <= 3; level++)
+      for (size_t o = 0; o < sizeof opts / sizeof *opts; o++)
+        for (size_t cap = 0; cap <= 256; cap += o ? 256 : 5) {
+          for (int i = 0; i < 3; i++) {
+            f[i].name = keys[(k + (size_t)i) % (sizeof keys / sizeof *keys)];
+            f[i].name_len = strlen(f[i].name);
+          }
+          mixed_rec r = {level, {-7}, {nums, (size_t)(level & 3)}};
+          memset(m1, 'x', sizeof m1);
+          memset(m2, 'x', sizeof m2);
+          fj_fixed_buffer b1 = {m1, cap, 0, 0}, b2 = {m2, cap, 0, 0};
+          fj_writer_options wo = {opts[o], 0, 0, NULL};
+          fj_writer *w1, *w2;
+          OK(fj_writer_new(&w1, &wo, fj_sink_fixed(&b1)));
+          OK(fj_writer_new(&w2, &wo, fj_sink_fixed(&b2)));
+          fj_error e1 = mixed_by_calls(w1, f, &r), e2 = fj_desc_write(w2, &desc, &r);
+          assert_string_equal(fj_error_name(e1), fj_error_name(e2));
+          if (!e1)
+            assert_string_equal(fj_error_name(fj_writer_finish(w1)),
+                                fj_error_name(fj_writer_finish(w2)));
+          size_t s1 = 0, s2 = 0;
+          fj_writer_size(w1, &s1);
+          fj_writer_size(w2, &s2);
+          assert_int_equal(s1, s2);
+          assert_int_equal(b1.len, b2.len);
+          assert_int_equal(b1.needed, b2.needed);
+          assert_memory_equal(m1, m2, b1.len);
+          fj_writer_free(w1);
+          fj_writer_free(w2);
+        }
+}
+
 /* A recursive table read from input nested far deeper than the codecs
  * read, with the parser allowed any depth: FJ_ERR_DEPTH, not a stack
  * overflow. */
@@ -1701,6 +1796,7 @@ int main(void) {
       cmocka_unit_test(test_descriptors_name_len),
       cmocka_unit_test(test_descriptor_checks),
       cmocka_unit_test(test_descriptor_plain_fields),
+      cmocka_unit_test(test_descriptor_inline_keys),
       cmocka_unit_test(test_descriptor_depth),
       cmocka_unit_test(test_deep_write),
       cmocka_unit_test(test_generated_names_compile),

@@ -444,21 +444,22 @@ static inline bool copy_key(uint8_t *d, const char *s, size_t n, const uint8_t *
   return copy_short(d, (const uint8_t *)s, n, k);
 }
 
-/* A plain field (always present: no has-flag; a scalar but an enum) with
- * a key of n bytes, written in line, key and value, as fj_writer_member_*()
- * write it on their inline path but without the call and with the writer's
- * mode checked once per record (`w` is compact, and '/' is not escaped) and
- * its state known (in an object, a key due). Returns FJ_END, with nothing
- * written (bytes past the window's position may have changed), for a key
- * that path does not take (long, or to escape or check) or too little
- * room: the caller writes the field the general way. A value it does not
- * take (a long or escaped string, a long integer, a non-finite double)
- * follows the key through the value's call, as in the member calls (and
- * the key is not copied and checked twice). write_struct abc (26 such
+/* A field always present (no has-flag, not a pointer) with a key of n
+ * bytes, written in line as fj_writer_member_*() write a scalar on their
+ * inline path, but without the call and with the writer's mode checked
+ * once per record (`w` is compact, and '/' is not escaped) and its state
+ * known (in an object, a key due). Returns FJ_END, with nothing written
+ * (bytes past the window's position may have changed), for a key that
+ * path does not take (long, or to escape or check) or too little room: the
+ * caller writes the field the general way. A scalar value it does not take
+ * (a long or escaped string, a long integer, a non-finite double) follows
+ * the key through the value's call, as in the member calls (and the key is
+ * not copied and checked twice); so do an enum, a record and an array
+ * (write_one()), as after fj_writer_keyn(). write_struct abc (26 scalar
  * fields) spent more than half its instructions on the calls, checks and
  * decisions per field this saves. */
-static inline fj_error write_plain(fj_writer *w, const fj_field_desc *f, fj_field_type t, size_t n,
-                                   const char *src) {
+static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_desc *f,
+                                   fj_field_type t, size_t n, const char *src) {
   uint8_t *p = w->pos;
   if (!(n <= FJ_SHORT_MAX && (size_t)(w->end - p) >= PLAIN_ROOM)) return FJ_END;
   *p = ',';
@@ -505,7 +506,10 @@ static inline fj_error write_plain(fj_writer *w, const fj_field_desc *f, fj_fiel
     p += s->len + 2;
     break;
   }
-  default: return FJ_END;
+  default: /* an enum, a record, an array: the key here, the value by write_one() */
+    w->pos = p;
+    w->state = ST_OBJ_VALUE;
+    return write_one(c, w, f, t, src);
   }
   w->pos = p;
   w->state = ST_OBJ_KEY_NEXT;
@@ -539,12 +543,12 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
     const fj_field_desc *f = &desc->fields[i];
     const char *src = base + f->offset;
     fj_field_type t = f->type;
-    if (FJ_LIKELY(plain_ok && (unsigned)t <= FJ_FIELD_STRING && f->has_offset == FJ_NO_HAS_FLAG &&
+    if (FJ_LIKELY(plain_ok && t != FJ_FIELD_RECORD_PTR && f->has_offset == FJ_NO_HAS_FLAG &&
                   f->name != NULL)) {
       size_t n = f->name_len                                        ? f->name_len
                  : lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i]
                                                                     : name_len(f->name);
-      if (FJ_LIKELY((e = write_plain(w, f, t, n, src)) != FJ_END)) continue;
+      if (FJ_LIKELY((e = write_plain(c, w, f, t, n, src)) != FJ_END)) continue;
       e = FJ_OK;
     }
     bool present = t == FJ_FIELD_RECORD_PTR          ? *(const void *const *)src != NULL
