@@ -1249,6 +1249,274 @@ static void test_descriptor_checks(void **state) {
   free(json);
 }
 
+/* fj_desc_write() writes plain fields (present; a scalar but an enum) in
+ * line, without the writer's calls: for every kind of key and value that
+ * path takes or leaves to the calls (short and long keys and strings,
+ * bytes to escape or check, long integers, non-finite doubles, absent
+ * fields, a window too small), under every writer option, it must write
+ * the bytes and return the errors that fj_writer_member_*() calls do. */
+typedef struct plain_rec {
+  bool b;
+  int32_t i32;
+  int64_t i64;
+  uint64_t u64;
+  double d;
+  fj_str s;
+  bool has[6]; /* for the fields given has-flags */
+} plain_rec;
+
+static fj_error plain_by_calls(fj_writer *w, const fj_field_desc *f, const plain_rec *r) {
+  fj_error e = fj_writer_begin_object(w);
+  for (int i = 0; !e && i < 6; i++) {
+    const char *k = f[i].name;
+    size_t n = strlen(k);
+    if (f[i].has_offset != FJ_NO_HAS_FLAG && !r->has[i]) { /* absent */
+      if (!(f[i].flags & FJ_FIELD_REQUIRED)) continue;
+      e = f[i].flags & FJ_FIELD_NULLABLE ? fj_writer_member_null(w, k, n) : FJ_ERR_INVALID_ARG;
+      continue;
+    }
+    switch (i) {
+    case 0: e = fj_writer_member_bool(w, k, n, r->b); break;
+    case 1: e = fj_writer_member_int64(w, k, n, r->i32); break;
+    case 2: e = fj_writer_member_int64(w, k, n, r->i64); break;
+    case 3: e = fj_writer_member_uint64(w, k, n, r->u64); break;
+    case 4: e = fj_writer_member_double(w, k, n, r->d); break;
+    default: e = fj_writer_member_stringn(w, k, n, r->s.data, r->s.len); break;
+    }
+  }
+  return e ? e : fj_writer_end_object(w);
+}
+
+/* Both ways into fixed buffers of `cap` bytes: the same error, bytes and
+ * counts. */
+static void plain_compare(const fj_record_desc *desc, const plain_rec *r, uint32_t flags,
+                          size_t cap) {
+  static char m1[512], m2[512];
+  memset(m1, 'x', sizeof m1);
+  memset(m2, 'x', sizeof m2);
+  fj_fixed_buffer b1 = {m1, cap, 0, 0}, b2 = {m2, cap, 0, 0};
+  fj_writer_options o = {flags, 0, 0, NULL};
+  fj_writer *w1, *w2;
+  OK(fj_writer_new(&w1, &o, fj_sink_fixed(&b1)));
+  OK(fj_writer_new(&w2, &o, fj_sink_fixed(&b2)));
+  fj_error e1 = plain_by_calls(w1, desc->fields, r);
+  fj_error e2 = fj_desc_write(w2, desc, r);
+  assert_string_equal(fj_error_name(e1), fj_error_name(e2));
+  if (!e1) {
+    e1 = fj_writer_finish(w1);
+    e2 = fj_writer_finish(w2);
+    assert_string_equal(fj_error_name(e1), fj_error_name(e2));
+  }
+  size_t s1 = 0, s2 = 0;
+  fj_writer_size(w1, &s1);
+  fj_writer_size(w2, &s2);
+  assert_int_equal(s1, s2);
+  assert_int_equal(b1.len, b2.len);
+  assert_int_equal(b1.needed, b2.needed);
+  assert_memory_equal(m1, m2, b1.len); /* past it: scratch, either way */
+  fj_writer_free(w1);
+  fj_writer_free(w2);
+}
+
+static void test_descriptor_plain_fields(void **state) {
+  (void)state;
+  static const char *const keys[] = {"a",
+                                     "ab",
+                                     "abc",
+                                     "abcd",
+                                     "\"",
+                                     "a\\",
+                                     "\x01",
+                                     "\x7f",
+                                     "\xc3\xa9",
+                                     "\xff",
+                                     "a/",
+                                     "/",
+                                     "k\"k",
+                                     "",
+                                     "key5",
+                                     "\t",
+                                     "ab\xff",
+                                     "abcdefghijklmnopqrstuvwxyz01234",   /* 31 */
+                                     "abcdefghijklmnopqrstuvwxyz012345",  /* 32 */
+                                     "abcdefghijklmnopqrstuvwxyz0123456", /* 33 */
+                                     "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF\"",
+                                     "abcdefgh\\"};
+  static const char *const strs[] = {"",
+                                     "x",
+                                     "value of z",
+                                     "a\"b",
+                                     "a/b",
+                                     "\xc3\xa9t\xc3\xa9",
+                                     "\xff",
+                                     "\x1f",
+                                     "abcdefghijklmnopqrstuvwxyz012345",
+                                     "abcdefghijklmnopqrstuvwxyz0123456",
+                                     NULL};
+  static const uint32_t opts[] = {0,
+                                  FJ_WRITE_PRETTY,
+                                  FJ_WRITE_ESCAPE_SLASH,
+                                  FJ_WRITE_ESCAPE_UNICODE,
+                                  FJ_WRITE_NO_VALIDATE_UTF8,
+                                  FJ_WRITE_REPLACE_INVALID_UTF8,
+                                  FJ_WRITE_NONFINITE_AS_NULL};
+  const size_t nkeys = sizeof keys / sizeof *keys, nstrs = sizeof strs / sizeof *strs;
+  const size_t nopts = sizeof opts / sizeof *opts;
+  fj_field_desc f[6];
+  memset(f, 0, sizeof f);
+  const fj_field_type types[6] = {FJ_FIELD_BOOL,   FJ_FIELD_INT32,  FJ_FIELD_INT64,
+                                  FJ_FIELD_UINT64, FJ_FIELD_DOUBLE, FJ_FIELD_STRING};
+  const size_t offs[6] = {offsetof(plain_rec, b),   offsetof(plain_rec, i32),
+                          offsetof(plain_rec, i64), offsetof(plain_rec, u64),
+                          offsetof(plain_rec, d),   offsetof(plain_rec, s)};
+  for (int i = 0; i < 6; i++) {
+    f[i].type = types[i];
+    f[i].offset = offs[i];
+    f[i].has_offset = FJ_NO_HAS_FLAG;
+    f[i].flags = FJ_FIELD_REQUIRED;
+  }
+  fj_record_desc desc = {"Plain", sizeof(plain_rec), f, 6, -1, -1};
+  plain_rec zero;
+  memset(&zero, 0, sizeof zero);
+  f[0].name = f[1].name = f[2].name = f[3].name = f[4].name = f[5].name = "k";
+  EXPECT(fj_desc_write(NULL, &desc, &zero), FJ_ERR_INVALID_ARG); /* no writer: no crash */
+  for (size_t v = 0; v < 12; v++) {
+    plain_rec r;
+    memset(&r, 0, sizeof r);
+    static const int32_t i32s[] = {0, -1, INT32_MIN, INT32_MAX};
+    static const int64_t i64s[] = {0,         -99999999,          99999999, 100000000,
+                                   INT64_MIN, 9999999999999999LL, INT64_MAX};
+    static const uint64_t u64s[] = {0, 9999999999999999ULL, 10000000000000000ULL, UINT64_MAX};
+    const double ds[] = {0.5, -0.0, 1e300, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0, 123456.789};
+    r.b = v & 1;
+    r.i32 = i32s[v % 4];
+    r.i64 = i64s[v % 7];
+    r.u64 = u64s[(v / 2) % 4];
+    r.d = ds[v % 7];
+    for (size_t si = 0; si < nstrs; si++) {
+      r.s.data = strs[si];
+      r.s.len = strs[si] ? strlen(strs[si]) : 0;
+      if (!strs[si] && v & 1) r.s.len = 3; /* no bytes but a length: refused */
+      for (size_t k = 0; k < nkeys; k++) {
+        for (int i = 0; i < 6; i++) {
+          /* a different key each field; every second one with its length */
+          f[i].name = keys[(k + (size_t)i * 5) % nkeys];
+          f[i].name_len = (i + k) & 1 ? strlen(f[i].name) : 0;
+          /* every third with a has-flag, set or not; required or not */
+          size_t h = (k + (size_t)i) % 3 ? FJ_NO_HAS_FLAG
+                                         : offsetof(plain_rec, has) + (size_t)i * sizeof(bool);
+          f[i].has_offset = h;
+          r.has[i] = (k + v + (size_t)i) % 4 != 0;
+          static const uint32_t fl[3] = {FJ_FIELD_REQUIRED, 0,
+                                         FJ_FIELD_REQUIRED | FJ_FIELD_NULLABLE};
+          f[i].flags = fl[(k / 3 + (size_t)i) % 3];
+        }
+        for (size_t o = 0; o < nopts; o++)
+          plain_compare(&desc, &r, opts[o], 512);
+        /* windows too small at every point of the record */
+        if (si == 2 && v < 3)
+          for (size_t cap = 0; cap < 300; cap += 7)
+            plain_compare(&desc, &r, 0, cap);
+      }
+    }
+  }
+}
+
+/* Fields that are not scalars (an enum, a record, an array) have their key
+ * written in line by fj_desc_write() and their value by the value's calls:
+ * the bytes and errors of fj_writer_keyn() and those calls, an enum index
+ * out of range included, under every writer option and window size. */
+typedef struct inner_rec {
+  int64_t x;
+} inner_rec;
+typedef struct mixed_rec {
+  int level;
+  inner_rec inner;
+  struct {
+    int32_t *items;
+    size_t count;
+  } nums;
+} mixed_rec;
+
+static fj_error mixed_by_calls(fj_writer *w, const fj_field_desc *f, const mixed_rec *r) {
+  fj_error e;
+  if ((e = fj_writer_begin_object(w))) return e;
+  if ((e = fj_writer_keyn(w, f[0].name, strlen(f[0].name)))) return e;
+  if (r->level < 0 || (size_t)r->level >= f[0].enum_count) return FJ_ERR_INVALID_ARG;
+  if ((e = fj_writer_string(w, f[0].enum_values[r->level]))) return e;
+  if ((e = fj_writer_keyn(w, f[1].name, strlen(f[1].name))) || (e = fj_writer_begin_object(w)) ||
+      (e = fj_writer_member_int64(w, "x", 1, r->inner.x)) || (e = fj_writer_end_object(w)))
+    return e;
+  if ((e = fj_writer_keyn(w, f[2].name, strlen(f[2].name))) || (e = fj_writer_begin_array(w)))
+    return e;
+  for (size_t i = 0; i < r->nums.count; i++)
+    if ((e = fj_writer_int64(w, r->nums.items[i]))) return e;
+  if ((e = fj_writer_end_array(w))) return e;
+  return fj_writer_end_object(w);
+}
+
+static void test_descriptor_inline_keys(void **state) {
+  (void)state;
+  static const char *const levels[] = {"low", "hi\"gh", "\xc3\xa9levated"};
+  static const fj_field_desc inner_f[] = {{.name = "x",
+                                           .offset = offsetof(inner_rec, x),
+                                           .type = FJ_FIELD_INT64,
+                                           .has_offset = FJ_NO_HAS_FLAG}};
+  static const fj_record_desc inner_d = {"Inner", sizeof(inner_rec), inner_f, 1, -1, -1};
+  static const char *const keys[] = {"level", "l", "a/b", "k\"", "\xc3\xa9", ""};
+  fj_field_desc f[3];
+  memset(f, 0, sizeof f);
+  f[0].offset = offsetof(mixed_rec, level);
+  f[0].type = FJ_FIELD_ENUM;
+  f[0].enum_values = levels;
+  f[0].enum_count = 3;
+  f[1].offset = offsetof(mixed_rec, inner);
+  f[1].type = FJ_FIELD_RECORD;
+  f[1].record = &inner_d;
+  f[2].offset = offsetof(mixed_rec, nums);
+  f[2].type = FJ_FIELD_ARRAY;
+  f[2].elem = FJ_FIELD_INT32;
+  f[2].elem_size = sizeof(int32_t);
+  for (int i = 0; i < 3; i++)
+    f[i].has_offset = FJ_NO_HAS_FLAG;
+  fj_record_desc desc = {"Mixed", sizeof(mixed_rec), f, 3, -1, -1};
+  int32_t nums[3] = {1, -22, 333};
+  static const uint32_t opts[] = {0, FJ_WRITE_PRETTY, FJ_WRITE_ESCAPE_SLASH,
+                                  FJ_WRITE_ESCAPE_UNICODE};
+  static char m1[256], m2[256];
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+    for (int level = -1; level <= 3; level++)
+      for (size_t o = 0; o < sizeof opts / sizeof *opts; o++)
+        for (size_t cap = 0; cap <= 256; cap += o ? 256 : 5) {
+          for (int i = 0; i < 3; i++) {
+            f[i].name = keys[(k + (size_t)i) % (sizeof keys / sizeof *keys)];
+            f[i].name_len = strlen(f[i].name);
+          }
+          mixed_rec r = {level, {-7}, {nums, (size_t)(level & 3)}};
+          memset(m1, 'x', sizeof m1);
+          memset(m2, 'x', sizeof m2);
+          fj_fixed_buffer b1 = {m1, cap, 0, 0}, b2 = {m2, cap, 0, 0};
+          fj_writer_options wo = {opts[o], 0, 0, NULL};
+          fj_writer *w1, *w2;
+          OK(fj_writer_new(&w1, &wo, fj_sink_fixed(&b1)));
+          OK(fj_writer_new(&w2, &wo, fj_sink_fixed(&b2)));
+          fj_error e1 = mixed_by_calls(w1, f, &r), e2 = fj_desc_write(w2, &desc, &r);
+          assert_string_equal(fj_error_name(e1), fj_error_name(e2));
+          if (!e1)
+            assert_string_equal(fj_error_name(fj_writer_finish(w1)),
+                                fj_error_name(fj_writer_finish(w2)));
+          size_t s1 = 0, s2 = 0;
+          fj_writer_size(w1, &s1);
+          fj_writer_size(w2, &s2);
+          assert_int_equal(s1, s2);
+          assert_int_equal(b1.len, b2.len);
+          assert_int_equal(b1.needed, b2.needed);
+          assert_memory_equal(m1, m2, b1.len);
+          fj_writer_free(w1);
+          fj_writer_free(w2);
+        }
+}
+
 /* A recursive table read from input nested far deeper than the codecs
  * read, with the parser allowed any depth: FJ_ERR_DEPTH, not a stack
  * overflow. */
@@ -1559,6 +1827,8 @@ int main(void) {
       cmocka_unit_test(test_descriptors_match_generated),
       cmocka_unit_test(test_descriptors_name_len),
       cmocka_unit_test(test_descriptor_checks),
+      cmocka_unit_test(test_descriptor_plain_fields),
+      cmocka_unit_test(test_descriptor_inline_keys),
       cmocka_unit_test(test_descriptor_depth),
       cmocka_unit_test(test_deep_write),
       cmocka_unit_test(test_generated_names_compile),

@@ -9,6 +9,9 @@
 #include "codec/internal.h"
 #include "util/compiler.h"
 #include "fastjson/codec.h"
+#include "write/dtoa.h"
+#include "write/itoa.h"
+#include "write/writer_internal.h"
 
 #define MAX_FIELDS 256
 
@@ -404,6 +407,129 @@ static fj_error write_member(fj_writer *w, const fj_field_desc *f, size_t n, con
   }
 }
 
+/* Room the inline path of a plain field asks for: the comma, the key's
+ * quotes and colon and up to FJ_SHORT_MAX bytes of it (FJ_SHORT_ROOM), and
+ * the longest value it writes (a string's quotes and FJ_SHORT_MAX bytes). */
+#define PLAIN_ROOM (FJ_SHORT_ROOM + FJ_SHORT_MAX + 2u)
+
+/* Bytes a key may hold as they are, with no escape and no UTF-8 check
+ * under any writer option but '/' escaping (which the inline path is not
+ * taken under): 0x20 to 0x7F but '"' and '\\'. */
+#define K1 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+#define K0 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+/* clang-format off */
+static const uint8_t key_byte_ok[256] = {
+    /* 0x00 */ K0, /* 0x10 */ K0,
+    /* 0x20 */ 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x30 */ K1, /* 0x40 */ K1,
+    /* 0x50 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    /* 0x60 */ K1, /* 0x70 */ K1,
+    /* 0x80 to 0xFF */ K0, K0, K0, K0, K0, K0, K0, K0};
+/* clang-format on */
+#undef K1
+#undef K0
+
+/* Copies the key of n <= FJ_SHORT_MAX bytes at s to d and returns true
+ * when none of its bytes needs escaping or checking (key_byte_ok(), or
+ * copy_short()); returns false otherwise, bytes of d possibly changed. Keys
+ * of 1 to 3 bytes (write_struct abc's) are gathered and looked up: less
+ * work than copy_short()'s vector check of them. */
+static inline bool copy_key(uint8_t *d, const char *s, size_t n, const uint8_t *k) {
+  if (n - 1 < 3) {
+    uint8_t a = (uint8_t)s[0], b = (uint8_t)s[n >> 1], c = (uint8_t)s[n - 1];
+    if (!(key_byte_ok[a] & key_byte_ok[b] & key_byte_ok[c])) return false;
+    d[0] = a;
+    d[n >> 1] = b;
+    d[n - 1] = c;
+    return true;
+  }
+  return copy_short(d, (const uint8_t *)s, n, k);
+}
+
+/* A field always present (no has-flag, not a pointer) with a key of n
+ * bytes, written in line as fj_writer_member_*() write a scalar on their
+ * inline path, but without the call and with the writer's mode checked
+ * once per record (`w` is compact, and '/' is not escaped) and its state
+ * known (in an object, a key due). Returns FJ_END, with nothing written
+ * (bytes past the window's position may have changed), for a key that
+ * path does not take (long, or to escape or check) or too little room: the
+ * caller writes the field the general way. A scalar value it does not take
+ * (a long or escaped string, a long integer, a non-finite double) follows
+ * the key through the value's call, as in the member calls (and the key is
+ * not copied and checked twice); so do an enum, a record and an array
+ * (write_one()), as after fj_writer_keyn(). write_struct abc (26 scalar
+ * fields) spent more than half its instructions on the calls, checks and
+ * decisions per field this saves. */
+static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_desc *f,
+                                   fj_field_type t, size_t n, const char *src) {
+  uint8_t *p = w->pos;
+  if (!(n <= FJ_SHORT_MAX && (size_t)(w->end - p) >= PLAIN_ROOM)) return FJ_END;
+  *p = ',';
+  p += ST_COMMA(w->state);
+  *p++ = '"';
+  if (!copy_key(p, f->name, n, w->short_k)) return FJ_END;
+  p += n;
+  p[0] = '"';
+  p[1] = ':';
+  p += 2;
+  switch (t) {
+  case FJ_FIELD_BOOL: {
+    bool v = *(const bool *)src;
+    memcpy(p, v ? "true " : "false", 5); /* one fixed-size store; the length picks */
+    p += 5 - v;
+    break;
+  }
+  case FJ_FIELD_INT32: p += fj__i64toa16((char *)p, *(const int32_t *)src); break;
+  case FJ_FIELD_INT64: {
+    int64_t v = *(const int64_t *)src;
+    if (!fj__i64_short(v)) goto value_call;
+    p += fj__i64toa16((char *)p, v);
+    break;
+  }
+  case FJ_FIELD_UINT64: {
+    uint64_t v = *(const uint64_t *)src;
+    p += v < FJ_U64TOA_INLINE_LIMIT ? fj__u64toa16((char *)p, v) : fj__u64toa_long((char *)p, v);
+    break;
+  }
+  case FJ_FIELD_DOUBLE: {
+    double v = *(const double *)src;
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (((bits >> 52) & 0x7FF) == 0x7FF) goto value_call; /* not finite */
+    p += fj__dtoa((char *)p, v);
+    break;
+  }
+  case FJ_FIELD_STRING: {
+    const fj_str *s = (const fj_str *)src;
+    if (!s->data || s->len > FJ_SHORT_MAX) goto value_call;
+    *p = '"';
+    if (!copy_short(p + 1, (const uint8_t *)s->data, s->len, w->short_k)) goto value_call;
+    p[s->len + 1] = '"';
+    p += s->len + 2;
+    break;
+  }
+  default: /* an enum, a record, an array: the key here, the value by write_one() */
+    w->pos = p;
+    w->state = ST_OBJ_VALUE;
+    return write_one(c, w, f, t, src);
+  }
+  w->pos = p;
+  w->state = ST_OBJ_KEY_NEXT;
+  return FJ_OK;
+value_call:
+  /* the key as fj_writer_keyn() leaves it, then the value's own call */
+  w->pos = p;
+  w->state = ST_OBJ_VALUE;
+  switch (t) {
+  case FJ_FIELD_INT64: return fj_writer_int64(w, *(const int64_t *)src);
+  case FJ_FIELD_DOUBLE: return fj_writer_double(w, *(const double *)src);
+  default: {
+    const fj_str *s = (const fj_str *)src;
+    return fj_writer_stringn(w, s->data, s->len);
+  }
+  }
+}
+
 /* A record; `lens`: its key lengths (key_lens()), or NULL to measure. */
 static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *desc,
                              const char *base, const uint8_t *lens) {
@@ -411,10 +537,23 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
   if (FJ_UNLIKELY(c->depth >= FJ_DECODE_MAX_DEPTH)) return FJ_ERR_DEPTH;
   c->depth++;
   fj_error e = fj_writer_begin_object(w);
+  /* compact output, '/' not escaped: the inline paths apply. After the
+   * object's start and after each member the state is one that takes a
+   * key (write_plain() needs it) */
+  const bool plain_ok = e == FJ_OK && w->pair_fast != 0 && w->short_ok; /* no writer: e */
   for (size_t i = 0; !e && i < desc->nfields; i++) {
     const fj_field_desc *f = &desc->fields[i];
     const char *src = base + f->offset;
-    bool present = f->type == FJ_FIELD_RECORD_PTR    ? *(const void *const *)src != NULL
+    fj_field_type t = f->type;
+    if (FJ_LIKELY(plain_ok && t != FJ_FIELD_RECORD_PTR && f->has_offset == FJ_NO_HAS_FLAG &&
+                  f->name != NULL)) {
+      size_t n = f->name_len                                        ? f->name_len
+                 : lens && i < MAX_FIELDS && lens[i] != LEN_UNKNOWN ? lens[i]
+                                                                    : name_len(f->name);
+      if (FJ_LIKELY((e = write_plain(c, w, f, t, n, src)) != FJ_END)) continue;
+      e = FJ_OK;
+    }
+    bool present = t == FJ_FIELD_RECORD_PTR          ? *(const void *const *)src != NULL
                    : f->has_offset == FJ_NO_HAS_FLAG ? true
                                                      : *(const bool *)(base + f->has_offset);
     if (!present && !(f->flags & FJ_FIELD_REQUIRED)) continue;
