@@ -1287,6 +1287,25 @@ static fj_error plain_by_calls(fj_writer *w, const fj_field_desc *f, const plain
   return e ? e : fj_writer_end_object(w);
 }
 
+/* The same events written twice, by calls (w1, its result e1) and by
+ * fj_desc_write() (w2, e2), into fixed buffers b1 and b2: the same errors,
+ * sizes and bytes (past len: scratch, either way). Frees both writers. */
+static void same_writes(fj_writer *w1, fj_writer *w2, fj_error e1, fj_error e2,
+                        const fj_fixed_buffer *b1, const fj_fixed_buffer *b2) {
+  assert_string_equal(fj_error_name(e1), fj_error_name(e2));
+  if (!e1)
+    assert_string_equal(fj_error_name(fj_writer_finish(w1)), fj_error_name(fj_writer_finish(w2)));
+  size_t s1 = 0, s2 = 0;
+  fj_writer_size(w1, &s1);
+  fj_writer_size(w2, &s2);
+  assert_int_equal(s1, s2);
+  assert_int_equal(b1->len, b2->len);
+  assert_int_equal(b1->needed, b2->needed);
+  assert_memory_equal(b1->data, b2->data, b1->len);
+  fj_writer_free(w1);
+  fj_writer_free(w2);
+}
+
 /* Both ways into fixed buffers of `cap` bytes: the same error, bytes and
  * counts. */
 static void plain_compare(const fj_record_desc *desc, const plain_rec *r, uint32_t flags,
@@ -1300,22 +1319,7 @@ static void plain_compare(const fj_record_desc *desc, const plain_rec *r, uint32
   OK(fj_writer_new(&w1, &o, fj_sink_fixed(&b1)));
   OK(fj_writer_new(&w2, &o, fj_sink_fixed(&b2)));
   fj_error e1 = plain_by_calls(w1, desc->fields, r);
-  fj_error e2 = fj_desc_write(w2, desc, r);
-  assert_string_equal(fj_error_name(e1), fj_error_name(e2));
-  if (!e1) {
-    e1 = fj_writer_finish(w1);
-    e2 = fj_writer_finish(w2);
-    assert_string_equal(fj_error_name(e1), fj_error_name(e2));
-  }
-  size_t s1 = 0, s2 = 0;
-  fj_writer_size(w1, &s1);
-  fj_writer_size(w2, &s2);
-  assert_int_equal(s1, s2);
-  assert_int_equal(b1.len, b2.len);
-  assert_int_equal(b1.needed, b2.needed);
-  assert_memory_equal(m1, m2, b1.len); /* past it: scratch, either way */
-  fj_writer_free(w1);
-  fj_writer_free(w2);
+  same_writes(w1, w2, e1, fj_desc_write(w2, desc, r), &b1, &b2);
 }
 
 static void test_descriptor_plain_fields(void **state) {
@@ -1500,20 +1504,8 @@ static void test_descriptor_inline_keys(void **state) {
           fj_writer *w1, *w2;
           OK(fj_writer_new(&w1, &wo, fj_sink_fixed(&b1)));
           OK(fj_writer_new(&w2, &wo, fj_sink_fixed(&b2)));
-          fj_error e1 = mixed_by_calls(w1, f, &r), e2 = fj_desc_write(w2, &desc, &r);
-          assert_string_equal(fj_error_name(e1), fj_error_name(e2));
-          if (!e1)
-            assert_string_equal(fj_error_name(fj_writer_finish(w1)),
-                                fj_error_name(fj_writer_finish(w2)));
-          size_t s1 = 0, s2 = 0;
-          fj_writer_size(w1, &s1);
-          fj_writer_size(w2, &s2);
-          assert_int_equal(s1, s2);
-          assert_int_equal(b1.len, b2.len);
-          assert_int_equal(b1.needed, b2.needed);
-          assert_memory_equal(m1, m2, b1.len);
-          fj_writer_free(w1);
-          fj_writer_free(w2);
+          fj_error e1 = mixed_by_calls(w1, f, &r);
+          same_writes(w1, w2, e1, fj_desc_write(w2, &desc, &r), &b1, &b2);
         }
 }
 
