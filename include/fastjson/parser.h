@@ -929,7 +929,9 @@ static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
   const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
   if ((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0)) return 0;
   const uint64_t upper = hi >> 63;
-  const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
+  /* 53 bits and the round bit; a shift by a count, not a branch on the
+   * product's top bit, which is as good as random */
+  const uint64_t m = hi >> (9 + upper);
   /* floor(-n * log2(10)) + the product's top bit: the biased exponent */
   const int64_t be = ((-(int64_t)n * 217706) >> 16) + 63 + (int64_t)upper - lz + 1023;
   return ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
