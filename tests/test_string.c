@@ -477,6 +477,9 @@ static void random_round_trips(void **state) {
     if (d % 3 == 0)
       for (size_t i = 0; i < cps; i++)
         emit(rnd() % 2 ? '\\' : '"', dec, &dn, enc, &en);
+    else if (d % 3 == 1) /* text: long stretches between escapes */
+      for (size_t i = 0; i < 2 * cps; i++)
+        emit(rnd() % 8 ? 0x20 + rnd() % 0x5f : random_cp(), dec, &dn, enc, &en);
     else
       for (size_t i = 0; i < cps; i++)
         emit(random_cp(), dec, &dn, enc, &en);
