@@ -982,7 +982,8 @@ static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, co
   if (m <= (UINT64_C(1) << 53)) {
     const double d = (double)m / fj__pow10_exact[e];
     memcpy(&bits, &d, sizeof bits);
-  } else if ((bits = fj__long_decimal_bits(m, e)) == 0) {
+  } else if ((bits = e == 15 ? fj__long_decimal_bits(m, 15) /* constants folded */
+                             : fj__long_decimal_bits(m, e)) == 0) {
     return false;
   }
   bits |= (uint64_t)neg << 63; /* no branch on the sign */
