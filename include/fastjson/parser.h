@@ -121,6 +121,12 @@ typedef struct fj__cursor {
   /* bit k set: the 64 bytes from offset 64 * k hold a backslash (or NULL) */
   const uint64_t *bs_blocks;
   bool backslashes; /* whether the document holds a backslash at all */
+  /* a run of 64-byte blocks without a backslash that a string was found
+   * in (fj__clean_window), from clean_lo up to before clean_hi; both NULL
+   * for none. Strings are mostly read in document order, so the next
+   * string is usually in it too, and one compare each way replaces finding
+   * its blocks' bits. */
+  const uint8_t *clean_lo, *clean_hi;
 } fj__cursor;
 
 /** A handle to one value of the current document: a position in the
@@ -707,11 +713,15 @@ static inline bool fj__blocks_clean(const fj__cursor *c, const uint8_t *s, const
   return !(bits & ((UINT64_C(2) << (b1 - b0)) - 1)); /* b1 - b0 + 1 bits (64: all) */
 }
 
+/* Sets c->clean_lo and c->clean_hi to the run of blocks without a
+ * backslash from the block that holds s (which has none) up to the next
+ * block with one, or the end of the document (cursor.c). */
+FJ_API void fj__clean_window(fj__cursor *c, const uint8_t *s);
+
 /* The contents of the string whose opening quote is structural pos and
  * whose closing quote comes before structural pos + 1 (or the input's end)
  * with only whitespace between: true with them, if they hold no escape. */
-static inline bool fj__plain_string(const fj__cursor *c, uint32_t pos, const char **s,
-                                    size_t *len) {
+static inline bool fj__plain_string(fj__cursor *c, uint32_t pos, const char **s, size_t *len) {
   const uint8_t *open = c->buf + c->idx[pos];
   const uint8_t *next = pos + 1 < c->n ? c->buf + c->idx[pos + 1] : c->buf + c->len;
   const uint8_t *q = next - 1;
@@ -719,9 +729,12 @@ static inline bool fj__plain_string(const fj__cursor *c, uint32_t pos, const cha
   while (*q != '"') /* whitespace */
     q--;
   size_t n = (size_t)(q - open - 1);
-  if (c->backslashes && !fj__blocks_clean(c, open, q) &&
-      !fj__no_backslash(open + 1, n, (size_t)(c->buf + c->len - open - 1)))
-    return false;
+  if (c->backslashes && !(open >= c->clean_lo && q < c->clean_hi)) {
+    if (fj__blocks_clean(c, open, q))
+      fj__clean_window(c, open); /* once per run of clean blocks */
+    else if (!fj__no_backslash(open + 1, n, (size_t)(c->buf + c->len - open - 1)))
+      return false;
+  }
   *s = (const char *)open + 1;
   *len = n;
   return true;
