@@ -242,6 +242,54 @@ static void zero_copy(void **state) {
   assert_int_equal(n, 3);
 }
 
+/* The cursor keeps the run of backslash-free blocks the last plain string
+ * lay in; a new document in the same memory must not inherit it, and a
+ * string before the run (a lookup that wraps around) is searched again. */
+static void clean_window(void **state) {
+  fixture *f = *state;
+  char buf[256], doc2[256];
+  size_t len = 0;
+  buf[len++] = '[';
+  for (int i = 0; i < 30; i++) { /* 180 bytes without a backslash */
+    memcpy(buf + len, "\"abc\",", 6);
+    len += 6;
+  }
+  memcpy(buf + len, "\"x\\n\"]", 7);
+  len += 7;
+  fj_value root, el, v;
+  fj_array a;
+  const char *s;
+  size_t n;
+  OK(fj_parser_parse(f->p, buf, len, &root));
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_string(&el, &s, &n));
+  assert_int_equal(n, 3);
+  /* the same memory, now with an escape where the first document had none */
+  const char *json2 = "[\"a\\nc\", \"d\"]";
+  memcpy(buf, json2, strlen(json2));
+  OK(fj_parser_parse(f->p, buf, strlen(json2), &root));
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  OK(fj_value_get_string(&el, &s, &n));
+  assert_int_equal(n, 3);
+  assert_memory_equal(s, "a\nc", 3);
+  /* an object: "k" (escaped) is found after "z" (plain, later) was read */
+  const char *json3 = "{\"k\":\"e\\t\",\"pad\":\"............................................"
+                      "...............................................\",\"z\":\"w\"}";
+  memcpy(doc2, json3, strlen(json3));
+  fj_object o;
+  OK(fj_parser_parse(f->p, doc2, strlen(json3), &root));
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_find(&o, "z", &v));
+  OK(fj_value_get_string(&v, &s, &n));
+  assert_int_equal(n, 1);
+  OK(fj_object_find(&o, "k", &v));
+  OK(fj_value_get_string(&v, &s, &n));
+  assert_int_equal(n, 2);
+  assert_memory_equal(s, "e\t", 2);
+}
+
 static void copy_string(void **state) {
   fixture *f = *state;
   fj_value root, el[3];
@@ -537,6 +585,9 @@ static void random_round_trips(void **state) {
     if (d % 3 == 0)
       for (size_t i = 0; i < cps; i++)
         emit(rnd() % 2 ? '\\' : '"', dec, &dn, enc, &en);
+    else if (d % 3 == 1) /* text: long stretches between escapes */
+      for (size_t i = 0; i < 2 * cps; i++)
+        emit(rnd() % 8 ? 0x20 + rnd() % 0x5f : random_cp(), dec, &dn, enc, &en);
     else
       for (size_t i = 0; i < cps; i++)
         emit(random_cp(), dec, &dn, enc, &en);
@@ -771,6 +822,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(lone_surrogates, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_escapes, setup, teardown),
       cmocka_unit_test_setup_teardown(zero_copy, setup, teardown),
+      cmocka_unit_test_setup_teardown(clean_window, setup, teardown),
       cmocka_unit_test_setup_teardown(copy_string, setup, teardown),
       cmocka_unit_test_setup_teardown(strings_live_until_next_parse, setup, teardown),
       cmocka_unit_test_setup_teardown(escaped_keys, setup, teardown),

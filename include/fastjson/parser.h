@@ -122,6 +122,12 @@ typedef struct fj__cursor {
    * begin with an escaped byte (or NULL: not known) */
   const uint8_t *bs_blocks;
   bool backslashes; /* whether the document holds a backslash at all */
+  /* a run of 64-byte blocks without a backslash that a string was found
+   * in (fj__clean_window), from clean_lo up to before clean_hi; both NULL
+   * for none. Strings are mostly read in document order, so the next
+   * string is usually in it too, and one compare each way replaces finding
+   * its blocks' bits. */
+  const uint8_t *clean_lo, *clean_hi;
 } fj__cursor;
 
 /** A handle to one value of the current document: a position in the
@@ -730,11 +736,15 @@ static inline bool fj__blocks_clean(const fj__cursor *c, const uint8_t *s, const
   return fj__blocks_zero(c->bs_blocks, (size_t)(s - c->buf) >> 6, (size_t)(last - c->buf) >> 6);
 }
 
+/* Sets c->clean_lo and c->clean_hi to the run of blocks without a
+ * backslash from the block that holds s (which has none) up to the next
+ * block with one, or the end of the document (cursor.c). */
+FJ_API void fj__clean_window(fj__cursor *c, const uint8_t *s);
+
 /* The contents of the string whose opening quote is structural pos and
  * whose closing quote comes before structural pos + 1 (or the input's end)
  * with only whitespace between: true with them, if they hold no escape. */
-static inline bool fj__plain_string(const fj__cursor *c, uint32_t pos, const char **s,
-                                    size_t *len) {
+static inline bool fj__plain_string(fj__cursor *c, uint32_t pos, const char **s, size_t *len) {
   const uint8_t *open = c->buf + c->idx[pos];
   const uint8_t *next = pos + 1 < c->n ? c->buf + c->idx[pos + 1] : c->buf + c->len;
   const uint8_t *q = next - 1;
@@ -742,9 +752,12 @@ static inline bool fj__plain_string(const fj__cursor *c, uint32_t pos, const cha
   while (*q != '"') /* whitespace */
     q--;
   size_t n = (size_t)(q - open - 1);
-  if (c->backslashes && !fj__blocks_clean(c, open, q) &&
-      !fj__no_backslash(open + 1, n, (size_t)(c->buf + c->len - open - 1)))
-    return false;
+  if (c->backslashes && !(open >= c->clean_lo && q < c->clean_hi)) {
+    if (fj__blocks_clean(c, open, q))
+      fj__clean_window(c, open); /* once per run of clean blocks */
+    else if (!fj__no_backslash(open + 1, n, (size_t)(c->buf + c->len - open - 1)))
+      return false;
+  }
   *s = (const char *)open + 1;
   *len = n;
   return true;
@@ -808,13 +821,19 @@ static inline uint64_t fj__nondigit_bytes(uint64_t v) {
   return (x | (x + UINT64_C(0x7676767676767676))) & UINT64_C(0x8080808080808080);
 }
 
-/* The value of 8 ASCII digits, first digit in the lowest byte: combine
- * neighbours into 2-, 4-, then 8-digit lanes (no lane ever overflows). */
-static inline uint64_t fj__value8(uint64_t v) {
-  v -= UINT64_C(0x3030303030303030);
+/* The value of 8 digit values (bytes 0 to 9), first digit in the lowest
+ * byte: combine neighbours into 2-, 4-, then 8-digit lanes (no lane ever
+ * overflows). */
+static inline uint64_t fj__lanes8(uint64_t v) {
   v = (v * 10 + (v >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
   v = (v * 100 + (v >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
   return (v * 10000 + (v >> 32)) & UINT64_C(0xFFFFFFFF);
+}
+
+/* The value of 8 ASCII digits, first digit in the lowest byte: combine
+ * neighbours into 2-, 4-, then 8-digit lanes (no lane ever overflows). */
+static inline uint64_t fj__value8(uint64_t v) {
+  return fj__lanes8(v - UINT64_C(0x3030303030303030));
 }
 
 /* Whether the 8 bytes at q are all ASCII digits: then true, with their
@@ -900,34 +919,50 @@ static inline unsigned fj__fraction_tail(const uint8_t *f, const uint8_t *end, u
 /* The fraction of the common decimal: 1 to 15 digits at f (16 to 19 after
  * "0.", w = 0), then a byte that is not a digit, from 8-byte loads (16
  * readable bytes at f, more checked against end). Appends the digits to
- * *wp (w * 10^n + their value: no overflow while w has at most 3 digits)
- * and returns their count n; 0 for no digit or too many (*wp is then
- * unchanged). */
-static inline unsigned fj__fraction_digits(const uint8_t *f, const uint8_t *end, uint64_t *wp) {
+ * *wp, scaled: w * 10^e + their value * 10^(e - n), with *ep = e the
+ * decimal places of the result (no overflow while w has at most 3 digits),
+ * and returns their count n; 0 for no digit or too many (*wp and *ep are
+ * then unchanged). e is n for 1 or 2 digits and 16 to 19; 3 to 7 digits
+ * get e = 7, 8 to 15 get e = 15: the digits of the last word are taken in
+ * place, the bytes from the first non-digit on zeroed, so that no shift by
+ * the digit count and no power of ten from a table stand between the loads
+ * and the value (the digit count only finds the delimiter). */
+static inline unsigned fj__fraction_digits(const uint8_t *f, const uint8_t *end, uint64_t *wp,
+                                           unsigned *ep) {
+  const uint64_t zeros = UINT64_C(0x3030303030303030);
   uint64_t c1, c2, w = *wp;
   memcpy(&c1, f, 8);
   memcpy(&c2, f + 8, 8);
   const uint64_t b1 = fj__nondigit_bytes(c1);
   unsigned n;
+  /* The lowest set bit of b1 or b2 is bit 7 of the first non-digit byte:
+   * ((b & -b) >> 7) - 1 keeps the bytes below it, the digits. With at most
+   * 7 digits the top byte is zeroed, and the word moved up a byte has the
+   * digits' value times 10^(7 - n) in 8 lanes. */
   if (b1) { /* 0 to 7 */
     n = (unsigned)__builtin_ctzll(b1) >> 3;
     if (!n) return 0; /* "1." */
     if (n <= 2) {     /* prices, halves: a shorter chain than combining lanes */
       const uint64_t d0 = c1 & 0xF, d1 = (c1 >> 8) & 0xF;
       w = n == 2 ? w * 100 + d0 * 10 + d1 : w * 10 + d0;
-    } else { /* the n digits moved to the top behind '0' bytes (which add nothing) */
-      const uint64_t padded =
-          ((c1 << (63 - 8 * n)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * n));
-      w = w * fj__pow10_u64[n] + fj__value8(padded);
+      *ep = n;
+    } else {
+      const uint64_t x1 = (c1 - zeros) & (((b1 & (0 - b1)) >> 7) - 1);
+      w = w * 10000000 + fj__lanes8(x1 << 8);
+      *ep = 7;
     }
   } else { /* 8 to 15 */
     const uint64_t b2 = fj__nondigit_bytes(c2);
-    if (!b2) return w ? 0 : fj__fraction_tail(f, end, c1, c2, wp); /* 16 or more */
-    const unsigned k = (unsigned)__builtin_ctzll(b2) >> 3;
-    /* two shifts: k = 0 would shift by 64 in one */
-    const uint64_t padded = ((c2 << (63 - 8 * k)) << 1) | (UINT64_C(0x3030303030303030) >> (8 * k));
-    w = (w * 100000000 + fj__value8(c1)) * fj__pow10_u64[k] + fj__value8(padded);
-    n = 8 + k;
+    if (!b2) { /* 16 or more */
+      if (w) return 0;
+      n = fj__fraction_tail(f, end, c1, c2, wp);
+      *ep = n;
+      return n;
+    }
+    const uint64_t x2 = (c2 - zeros) & (((b2 & (0 - b2)) >> 7) - 1);
+    w = (w * 100000000 + fj__value8(c1)) * 10000000 + fj__lanes8(x2 << 8);
+    n = 8 + ((unsigned)__builtin_ctzll(b2) >> 3);
+    *ep = 15;
   }
   *wp = w;
   return n;
@@ -952,7 +987,9 @@ static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
   const uint64_t hi = (uint64_t)(prod >> 64), mid = (uint64_t)prod;
   if ((hi & 0x1FF) == 0x1FF || ((hi & 0x1FF) == 0 && mid == 0)) return 0;
   const uint64_t upper = hi >> 63;
-  const uint64_t m = upper ? hi >> 10 : hi >> 9; /* 53 bits and the round bit */
+  /* 53 bits and the round bit; a shift by a count, not a branch on the
+   * product's top bit, which is as good as random */
+  const uint64_t m = hi >> (9 + upper);
   /* floor(-n * log2(10)) + the product's top bit: the biased exponent */
   const int64_t be = ((-(int64_t)n * 217706) >> 16) + 63 + (int64_t)upper - lz + 1023;
   return ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
@@ -974,13 +1011,15 @@ static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
 static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, const uint8_t *end,
                                      uint64_t m, bool neg, double *out) {
   if (*q != '.' || q - digits > 3) return false;
-  const unsigned n = fj__fraction_digits(q + 1, end, &m);
+  unsigned e;
+  const unsigned n = fj__fraction_digits(q + 1, end, &m, &e);
   if (!n || !fj__delimiter[q[1 + n]]) return false; /* an exponent, or bad text */
   uint64_t bits;
   if (m <= (UINT64_C(1) << 53)) {
-    const double d = (double)m / fj__pow10_exact[n];
+    const double d = (double)m / fj__pow10_exact[e];
     memcpy(&bits, &d, sizeof bits);
-  } else if ((bits = fj__long_decimal_bits(m, n)) == 0) {
+  } else if ((bits = e == 15 ? fj__long_decimal_bits(m, 15) /* constants folded */
+                             : fj__long_decimal_bits(m, e)) == 0) {
     return false;
   }
   bits |= (uint64_t)neg << 63; /* no branch on the sign */

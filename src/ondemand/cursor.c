@@ -287,6 +287,24 @@ static inline uint8_t leaf_char(const fj_parser *p, uint32_t pos) {
   return p->hot.buf[p->hot.idx[pos]];
 }
 
+void fj__clean_window(fj__cursor *c, const uint8_t *s) {
+  const size_t b = (size_t)(s - c->buf) >> 6, blocks = (c->len + 63) >> 6;
+  const size_t words = (blocks + 63) >> 6;
+  size_t w = b >> 6, next = blocks; /* the first block with a backslash from b on */
+  const uint64_t here = c->bs_blocks[w] >> (b & 63);
+  if (here) {
+    next = b + (size_t)__builtin_ctzll(here);
+  } else {
+    while (++w < words)
+      if (c->bs_blocks[w]) {
+        next = (w << 6) + (size_t)__builtin_ctzll(c->bs_blocks[w]);
+        break;
+      }
+  }
+  c->clean_lo = c->buf + (b << 6);
+  c->clean_hi = next >= blocks ? c->buf + c->len : c->buf + (next << 6);
+}
+
 fj_error(fj_array_next)(fj_array *a, fj_value *elem) {
   if (FJ_LIKELY(a && a->parser)) {
     fj_parser *p = a->parser;

@@ -94,6 +94,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->hot.n = 0;
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
   p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */
+  p->hot.clean_lo = p->hot.clean_hi = NULL; /* the old window may lie in the new buffer */
   p->u_blocks = NULL;
   p->hot.pos = p->hot.depth = 0;
   p->err = FJ_OK;
