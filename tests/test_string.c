@@ -507,6 +507,57 @@ static uint32_t random_cp(void) {
   return rnd() % 3 ? pool[rnd() % (sizeof pool / sizeof *pool)] : 0x20 + rnd() % 0x5f;
 }
 
+/* Arrays of 120 strings of 40 to 80 bytes, a random few with an escape
+ * (and some with a backslash as their last character before the block's
+ * end), read in order: each must read back unescaped, whatever clean run
+ * (fj__clean_window, 8 block bytes a load) the one before it was found in. */
+static void clean_runs(void **state) {
+  fixture *f = *state;
+  enum { STRINGS = 120, MAXLEN = 80 };
+  char *doc = malloc(STRINGS * (MAXLEN + 8) + 8), *want = malloc(STRINGS * MAXLEN);
+  size_t wlen[STRINGS];
+  assert_true(doc && want);
+  for (int d = 0; d < 200; d++) {
+    size_t n = 0;
+    doc[n++] = '[';
+    for (int i = 0; i < STRINGS; i++) {
+      size_t len = 40 + rnd() % (MAXLEN - 40), w = 0;
+      bool esc = rnd() % (d % 5 + 2) == 0; /* from every other string to one in six */
+      size_t at = rnd() % len;
+      doc[n++] = '"';
+      for (size_t k = 0; k < len; k++) {
+        if (esc && k == at) {
+          doc[n++] = '\\';
+          doc[n++] = 't';
+          want[i * MAXLEN + w++] = '\t';
+        } else {
+          doc[n++] = (char)('A' + (k + (size_t)i) % 26);
+          want[i * MAXLEN + w++] = (char)('A' + (k + (size_t)i) % 26);
+        }
+      }
+      wlen[i] = w;
+      doc[n++] = '"';
+      doc[n++] = i + 1 < STRINGS ? ',' : ']';
+    }
+    const char *c = keep(f, doc, n);
+    fj_value root, el;
+    fj_array a;
+    OK(fj_parser_parse(f->p, c, n, &root));
+    OK(fj_value_get_array(&root, &a));
+    for (int i = 0; i < STRINGS; i++) {
+      const char *str;
+      size_t sn;
+      OK(fj_array_next(&a, &el));
+      OK(fj_value_get_string(&el, &str, &sn));
+      assert_int_equal(sn, wlen[i]);
+      assert_memory_equal(str, want + i * MAXLEN, sn);
+    }
+    free(f->docs[--f->ndocs]); /* keep() holds at most 256 */
+  }
+  free(doc);
+  free(want);
+}
+
 /* Strings of 1 to 1200 bytes (1 to 20 of stage 1's 64-byte blocks, past
  * the 8 that fj__blocks_zero() reads at once) at several offsets of a
  * block, with no escape or one at the start, the middle or the end: the
@@ -827,6 +878,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(strings_live_until_next_parse, setup, teardown),
       cmocka_unit_test_setup_teardown(escaped_keys, setup, teardown),
       cmocka_unit_test_setup_teardown(block_spans, setup, teardown),
+      cmocka_unit_test_setup_teardown(clean_runs, setup, teardown),
       cmocka_unit_test_setup_teardown(random_round_trips, setup, teardown),
       cmocka_unit_test_setup_teardown(twitter_escaped_lockstep, setup, teardown),
       cmocka_unit_test_setup_teardown(python_oracle, setup, teardown),

@@ -289,17 +289,19 @@ static inline uint8_t leaf_char(const fj_parser *p, uint32_t pos) {
 
 void fj__clean_window(fj__cursor *c, const uint8_t *s) {
   const size_t b = (size_t)(s - c->buf) >> 6, blocks = (c->len + 63) >> 6;
-  const size_t words = (blocks + 63) >> 6;
-  size_t w = b >> 6, next = blocks; /* the first block with a backslash from b on */
-  const uint64_t here = c->bs_blocks[w] >> (b & 63);
-  if (here) {
-    next = b + (size_t)__builtin_ctzll(here);
-  } else {
-    while (++w < words)
-      if (c->bs_blocks[w]) {
-        next = (w << 6) + (size_t)__builtin_ctzll(c->bs_blocks[w]);
-        break;
-      }
+  size_t next = b;        /* the first block with a backslash from b on, or blocks */
+  while (next < blocks) { /* 8 map bytes a load (8 zeroed bytes of slack follow them) */
+    uint64_t w;
+    memcpy(&w, c->bs_blocks + next, sizeof w);
+    if (w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+      next += (size_t)__builtin_clzll(w) >> 3; /* byte next is the highest */
+#else
+      next += (size_t)__builtin_ctzll(w) >> 3; /* byte next is the lowest */
+#endif
+      break;
+    }
+    next += 8;
   }
   c->clean_lo = c->buf + (b << 6);
   c->clean_hi = next >= blocks ? c->buf + c->len : c->buf + (next << 6);
