@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "ondemand/number.h" /* fj__pow10_exact: 10^0 .. 10^22 as exact doubles */
 #include "util/compiler.h"
 #include "write/dtoa_table.h"
 #include "write/itoa.h"
@@ -509,11 +510,6 @@ static inline size_t places6(uint32_t f) {
   return lo ? 3u + places3[lo] : places3[hi];
 }
 
-/* Exact powers of ten as doubles: 10^i for 0 <= i <= 22 (5^22 < 2^53). */
-static const double pow10_f64[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 /* Doubles that a program printed with at most 15 significant digits
  * (mesh's %.12g coordinates, DBL_DIG's 15): with 10^k <= 2^e <= a <
  * 2^(e+1) (k from a's binary exponent e) and P = 14 - k places, m, the
@@ -534,8 +530,8 @@ static const double pow10_f64[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
 static inline bool short_decimal(double a, uint64_t bits, uint64_t *m_out, int *p_out) {
   int p = 14 - floor_log10_pow2((int)(bits >> FJ_DBL_MANT_BITS) - 1023);
   if ((unsigned)p > 22) return false;
-  double m = (a * pow10_f64[p] + 0x1p52) - 0x1p52; /* the nearest integer (m < 2^51) */
-  if (m / pow10_f64[p] != a) return false;
+  double m = (a * fj__pow10_exact[p] + 0x1p52) - 0x1p52; /* the nearest integer (m < 2^51) */
+  if (m / fj__pow10_exact[p] != a) return false;
   *m_out = (uint64_t)m; /* at least 10^14: a >= 10^k */
   *p_out = p;
   return true;
