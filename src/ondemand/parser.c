@@ -31,9 +31,10 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   return FJ_OK;
 }
 
-/* Bytes of each block map: a document of up to cap bytes, and the 8 bytes
- * of slack that fj__blocks_zero() reads. */
-#define MAP_BYTES(cap) (FJ_BLOCKS(cap) + 8)
+/* Bytes of each block map for a document of up to len bytes: its blocks,
+ * then 8 zeroed bytes of slack, as fj__blocks_zero() and fj__clean_window()
+ * read 8 map bytes at a time from any block of the document. */
+#define MAP_BYTES(len) (FJ_BLOCKS(len) + 8)
 
 /* Bytes of an index of cap entries and, after it in the same allocation,
  * stage 1's backslash block bytes and its \u block bytes for a document
@@ -135,8 +136,8 @@ static fj_error parse(fj_parser *p, const void *json, size_t len, fj_value *root
   if (len > FJ_MAX_DOCUMENT_SIZE) return fj__fail(p, FJ_ERR_CAPACITY, 0);
   if (reserve_index(p, len)) return fj__fail(p, FJ_ERR_NOMEM, 0);
   fj__stage1_result res = {0, true, true, 0, bs_bytes(p), u_blocks ? u_bytes(p) : NULL};
-  memset(res.bs_blocks, 0, FJ_BLOCKS(len) + 8); /* with the slack fj__blocks_zero() reads */
-  if (u_blocks) memset(res.u_blocks, 0, FJ_BLOCKS(len) + 8);
+  memset(res.bs_blocks, 0, MAP_BYTES(len));
+  if (u_blocks) memset(res.u_blocks, 0, MAP_BYTES(len));
   fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
   p->hot.bs_blocks = res.bs_blocks;
   p->u_blocks = res.u_blocks;

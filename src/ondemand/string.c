@@ -9,8 +9,8 @@
 #endif
 
 /* Eight block bytes a load (their order does not matter: any nonzero
- * byte is a no), then the rest one by one. Out of line: strings over 448
- * bytes. */
+ * byte is a no), then the rest one by one. Out of line: strings that span
+ * more than 8 blocks. */
 bool fj__blocks_zero_long(const uint8_t *map, size_t b0, size_t b1) {
   uint64_t any = 0;
   size_t b = b0;
