@@ -473,12 +473,7 @@ static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_de
   p[1] = ':';
   p += 2;
   switch (t) {
-  case FJ_FIELD_BOOL: {
-    bool v = *(const bool *)src;
-    memcpy(p, v ? "true " : "false", 5); /* one fixed-size store; the length picks */
-    p += 5 - v;
-    break;
-  }
+  case FJ_FIELD_BOOL: p += fj__put_bool(p, *(const bool *)src); break;
   case FJ_FIELD_INT32: p += fj__i64toa16((char *)p, *(const int32_t *)src); break;
   case FJ_FIELD_INT64: {
     int64_t v = *(const int64_t *)src;
@@ -493,9 +488,7 @@ static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_de
   }
   case FJ_FIELD_DOUBLE: {
     double v = *(const double *)src;
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    if (((bits >> 52) & 0x7FF) == 0x7FF) goto value_call; /* not finite */
+    if (!fj__is_finite(v)) goto value_call;
     p += fj__dtoa((char *)p, v);
     break;
   }

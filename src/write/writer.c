@@ -606,15 +606,9 @@ fj_error fj_writer_uint64(fj_writer *w, uint64_t v) {
   return uint64_slow(w, v);
 }
 
-static inline bool is_finite(double v) {
-  uint64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  return ((bits >> 52) & 0x7FF) != 0x7FF;
-}
-
 FJ_SLOW static fj_error double_slow(fj_writer *w, double v) {
   if (!w) return FJ_ERR_INVALID_ARG;
-  if (FJ_UNLIKELY(!is_finite(v))) {
+  if (FJ_UNLIKELY(!fj__is_finite(v))) {
     if (w->flags & FJ_WRITE_NONFINITE_AS_NULL) return fj_writer_null(w);
     fj_error err = value_state_error(w->state);
     return err ? err : FJ_ERR_NUMBER_RANGE;
@@ -627,7 +621,7 @@ FJ_SLOW static fj_error double_slow(fj_writer *w, double v) {
 }
 
 fj_error fj_writer_double(fj_writer *w, double v) {
-  if (FJ_LIKELY(is_finite(v))) FJ_SCALAR_FAST(w, FJ_DTOA_BUF, p += fj__dtoa((char *)p, v));
+  if (FJ_LIKELY(fj__is_finite(v))) FJ_SCALAR_FAST(w, FJ_DTOA_BUF, p += fj__dtoa((char *)p, v));
   return double_slow(w, v);
 }
 
@@ -635,14 +629,13 @@ FJ_SLOW static fj_error bool_slow(fj_writer *w, bool v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 5);
   if (FJ_UNLIKELY(err)) return err;
-  memcpy(w->pos, v ? "true " : "false", 5); /* one fixed-size store; the length picks */
-  w->pos += 5 - v;
+  w->pos += fj__put_bool(w->pos, v);
   commit_value(w);
   return FJ_OK;
 }
 
 fj_error fj_writer_bool(fj_writer *w, bool v) {
-  FJ_SCALAR_FAST(w, 5, memcpy(p, v ? "true " : "false", 5); p += 5 - v);
+  FJ_SCALAR_FAST(w, 5, p += fj__put_bool(p, v));
   return bool_slow(w, v);
 }
 
@@ -714,8 +707,8 @@ FJ_NOINLINE static fj_error member_u64_long(fj_writer *w, uint8_t *p, uint64_t v
   X(uint64, uint64_t, 24, true,                                                                    \
     if (FJ_UNLIKELY(v >= FJ_U64TOA_INLINE_LIMIT)) return member_u64_long(w, p, v);                 \
     p += fj__u64toa16((char *)p, v))                                                               \
-  X(double, double, FJ_DTOA_BUF, is_finite(v), p += fj__dtoa((char *)p, v))                        \
-  X(bool, bool, 5, true, memcpy(p, v ? "true " : "false", 5); p += 5 - v)
+  X(double, double, FJ_DTOA_BUF, fj__is_finite(v), p += fj__dtoa((char *)p, v))                    \
+  X(bool, bool, 5, true, p += fj__put_bool(p, v))
 FJ_SCALAR_MEMBERS(FJ_MEMBER)
 #undef FJ_MEMBER
 
@@ -910,7 +903,7 @@ uint32_t fj_writer_depth(const fj_writer *w) { return w ? w->depth : 0; }
 
 fj_error fj_format_double(double v, char *buf, size_t cap, size_t *len) {
   if (!buf || !len) return FJ_ERR_INVALID_ARG;
-  if (!is_finite(v)) return FJ_ERR_NUMBER_RANGE;
+  if (!fj__is_finite(v)) return FJ_ERR_NUMBER_RANGE;
   if (cap < FJ_DOUBLE_MAX_CHARS) return FJ_ERR_BUFFER_TOO_SMALL;
   *len = fj__dtoa(buf, v);
   return FJ_OK;

@@ -48,6 +48,21 @@ enum {
  * paths take (not at the root). */
 #define ST_COMMA(st) ((st)&1u)
 
+/* Whether v is finite (neither NaN nor an infinity): JSON has no text for
+ * the others. */
+static inline bool fj__is_finite(double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return ((bits >> 52) & 0x7FF) != 0x7FF;
+}
+
+/* Writes `true` or `false` at p (5 bytes stored either way: one
+ * fixed-size store, the length picks) and returns its length. */
+static inline size_t fj__put_bool(uint8_t *p, bool v) {
+  memcpy(p, v ? "true " : "false", 5);
+  return 5u - v;
+}
+
 struct fj_writer {
   uint8_t *pos, *end; /* the output window: free room is [pos, end) */
   uint8_t *mark;      /* where the current event's output began (to take it back) */
