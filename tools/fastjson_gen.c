@@ -543,6 +543,15 @@ static const char *type_keyword(const jn *s, const char *ptr, bool *nullable) {
   return one ? one : "null";
 }
 
+/* The index of the definition a "$ref" names, or g_ndefs. */
+static size_t def_index(const jn *ref) {
+  const char *prefix = "#/$defs/";
+  if (ref->kind != J_STR || strncmp(ref->s, prefix, strlen(prefix))) return g_ndefs;
+  for (size_t i = 0; i < g_ndefs; i++)
+    if (!strcmp(g_def_names[i], ref->s + strlen(prefix))) return i;
+  return g_ndefs;
+}
+
 static type *resolve_ref(const jn *r, const char *ptr) {
   if (r->kind != J_STR) die(ptr, "\"$ref\" must be a string");
   if (!strcmp(r->s, "#")) {
@@ -550,14 +559,11 @@ static type *resolve_ref(const jn *r, const char *ptr) {
     if (!g_root_ref) g_root_ref = ptr;
     return g_root_type;
   }
-  const char *prefix = "#/$defs/";
-  if (strncmp(r->s, prefix, strlen(prefix)))
+  if (strncmp(r->s, "#/$defs/", 8))
     die(ptr, "unsupported $ref \"%s\" (only \"#\" and \"#/$defs/Name\")", r->s);
-  const char *name = r->s + strlen(prefix);
-  for (size_t i = 0; i < g_ndefs; i++)
-    if (!strcmp(g_def_names[i], name)) return g_def_types[i];
-  die(ptr, "$ref \"%s\": no such definition", r->s);
-  return NULL;
+  size_t i = def_index(r);
+  if (i == g_ndefs) die(ptr, "$ref \"%s\": no such definition", r->s);
+  return g_def_types[i];
 }
 
 static void parse_policies(type *t, const jn *s, const char *ptr) {
@@ -797,15 +803,6 @@ static const type *variant_tag_const(const type *v, const char *tag) {
 
 /* Whether definition i is parsed (2), being parsed (1) or not yet (0). */
 static unsigned char *g_def_state;
-
-/* The index of the definition a "$ref" names, or g_ndefs. */
-static size_t def_index(const jn *ref) {
-  const char *prefix = "#/$defs/";
-  if (ref->kind != J_STR || strncmp(ref->s, prefix, strlen(prefix))) return g_ndefs;
-  for (size_t i = 0; i < g_ndefs; i++)
-    if (!strcmp(g_def_names[i], ref->s + strlen(prefix))) return i;
-  return g_ndefs;
-}
 
 /* Parses definition i into its placeholder. A definition that is only a
  * $ref to another (an alias of a primitive, array or map) takes a copy of
