@@ -1627,6 +1627,43 @@ static void test_deep_write(void **state) {
   free(nodes);
   fj_parser_free(p);
 
+  /* a union with the tag inside (expr_field): its variant records share
+   * its object, so they take its depth, not one more: written exactly when
+   * the reader accepts the same text */
+  Expr *exprs = calloc(FJ_DECODE_MAX_DEPTH + 2, sizeof *exprs);
+  assert_non_null(exprs);
+  OK(fj_parser_new(&p, &(fj_parser_options){FJ_MAX_DEPTH, 0, NULL}));
+  int expr_outcomes[2] = {0, 0};
+  for (size_t n = FJ_DECODE_MAX_DEPTH - 2; n <= FJ_DECODE_MAX_DEPTH + 1; n++) {
+    for (size_t i = 0; i < n; i++)
+      exprs[i] = (Expr){.kind = Expr_neg, .as.neg = {.arg = &exprs[i + 1]}};
+    exprs[n] = (Expr){.kind = Expr_num, .as.num = {.value = 1.5}};
+    fj_buffer out = {0};
+    fj_error written;
+    WRITE_ANY_DEPTH(Expr, &exprs[0], &out, written);
+    char *json = malloc(n * 24 + 32), *o = json;
+    assert_non_null(json);
+    for (size_t i = 0; i < n; i++)
+      o += sprintf(o, "{\"type\":\"neg\",\"arg\":");
+    o += sprintf(o, "{\"type\":\"num\",\"value\":1.5}");
+    memset(o, '}', n);
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    fj_decode_error err;
+    Expr back;
+    fj_error read = fj_read_Expr(p, json, (size_t)(o - json) + n, &a, 0, &back, &err);
+    EXPECT(written, read);
+    if (!written) assert_memory_equal(out.data, json, (size_t)(o - json) + n);
+    expr_outcomes[written != FJ_OK]++;
+    free(json);
+    fj_arena_free(&a);
+    fj_buffer_free(&out);
+  }
+  assert_int_equal(expr_outcomes[0], 2);
+  assert_int_equal(expr_outcomes[1], 2);
+  free(exprs);
+  fj_parser_free(p);
+
   /* arrays of arrays (a recursive array type) */
   Nest_array *arrays = calloc(HUGE + 1, sizeof *arrays);
   assert_non_null(arrays);
