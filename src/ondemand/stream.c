@@ -46,6 +46,7 @@ static fj_error stream_new(fj_stream **out, const fj_stream_options *o, bool chu
                : chunked                 ? FJ_STREAM_DEFAULT_MAX_DOCUMENT
                                          : FJ_MAX_DOCUMENT_SIZE;
   s->line = 1;
+  s->pos_column = 1;
   s->fd = -1;
   s->parser = o ? o->use_parser : NULL;
   s->owns_parser = !s->parser;
@@ -106,8 +107,32 @@ uint64_t fj_stream_position(const fj_stream *s) { return s ? s->base + s->pos : 
 
 /* ---- the input ---------------------------------------------------------------- */
 
+/* Code points in d[a, b). */
+static uint64_t code_points(const uint8_t *d, size_t a, size_t b) {
+  uint64_t n = 0;
+  for (size_t i = a; i < b; i++)
+    n += (d[i] & 0xC0) != 0x80;
+  return n;
+}
+
+/* Columns are kept for errors only, so what keeps them is bounded: a
+ * line's start is looked for this far back, and a column is carried over
+ * this many bytes without a newline; beyond, it is not known. */
+#define COLUMN_SPAN 256
+
 void fj__stream_consume(fj_stream *s, size_t to) {
-  s->line += fj__count_newlines(s->data, s->pos, to);
+  uint64_t lines = fj__count_newlines(s->data, s->pos, to);
+  s->line += lines;
+  if (lines) {
+    size_t i = to;
+    while (to - i < COLUMN_SPAN && s->data[i - 1] != '\n')
+      i--;
+    s->pos_column = s->data[i - 1] == '\n' ? 1 + code_points(s->data, i, to) : 0;
+  } else if (s->pos_column && to - s->pos <= COLUMN_SPAN) {
+    s->pos_column += code_points(s->data, s->pos, to);
+  } else if (to > s->pos) {
+    s->pos_column = 0;
+  }
   s->pos = to;
 }
 
@@ -159,13 +184,28 @@ static fj_error refill(fj_stream *s) {
 
 static void clear_doc(fj_document *doc) { memset(doc, 0, sizeof *doc); }
 
+/* The column (1-based, in code points) of data[a], the first byte of a
+ * document, for its errors: from the last '\n' before it if that is after
+ * data[pos], else from data[pos]'s column. 1 when that is not known (a
+ * long line of earlier documents, in the array and concatenated formats):
+ * columns then count from the document. Reads the bytes between two
+ * documents (whitespace, separators). */
+static uint64_t doc_start_column(const fj_stream *s, size_t a) {
+  size_t i = a;
+  while (i > s->pos && s->data[i - 1] != '\n')
+    i--;
+  if (i > s->pos) return 1 + code_points(s->data, i, a);
+  return s->pos_column ? s->pos_column + code_points(s->data, i, a) : 1;
+}
+
 /* Fills in the error's stream offset, line and column (columns in code
- * points, from the line start or the document start, whichever is later). */
-fj_error fj__stream_doc_error(fj_document *doc, fj_error err, size_t rel) {
+ * points, from the line start when the stream knows it, else from the
+ * document start: doc_start_column()). */
+fj_error fj__stream_doc_error(const fj_stream *s, fj_document *doc, fj_error err, size_t rel) {
   doc->error = err;
   doc->error_offset = doc->offset + rel;
   doc->error_line = doc->line;
-  doc->error_column = 1;
+  doc->error_column = s->doc_column;
   if (!doc->data) return err;
   const uint8_t *d = (const uint8_t *)doc->data;
   if (rel > doc->len) rel = doc->len;
@@ -186,16 +226,18 @@ fj_error fj__stream_fatal(fj_stream *s, fj_error err, size_t at, fj_document *do
   doc->index = s->index;
   doc->offset = s->base + at;
   doc->line = s->line + fj__count_newlines(s->data, s->pos, at > s->pos ? at : s->pos);
-  return fj__stream_doc_error(doc, err, 0);
+  s->doc_column = doc_start_column(s, at > s->pos ? at : s->pos);
+  return fj__stream_doc_error(s, doc, err, 0);
 }
 
 fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc) {
   clear_doc(doc);
   doc->index = s->index++;
   doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
+  s->doc_column = doc_start_column(s, a);
   doc->offset = s->base + a;
   s->skipping = true;
-  return fj__stream_doc_error(doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
+  return fj__stream_doc_error(s, doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
 }
 
 /* The first entry at which the brackets balance: 0 for a scalar root (or a
@@ -279,6 +321,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   doc->index = s->index++;
   doc->offset = s->base + a;
   doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
+  s->doc_column = doc_start_column(s, a);
   doc->data = (const char *)s->data + a;
   doc->len = b - a;
   uint32_t taken = s->taken;
@@ -286,7 +329,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   if (b - a > s->max_doc) {
     doc->data = NULL;
     doc->len = 0;
-    return fj__stream_doc_error(doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
+    return fj__stream_doc_error(s, doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
   }
   fj_parser *p = s->parser;
   uint32_t closed;
@@ -298,7 +341,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   if (err == FJ_ERR_UNCLOSED_STRING && cut) err = FJ_ERR_TRUNCATED;
   if (!err) return FJ_OK;
   doc->root = (fj_value){0};
-  return fj__stream_doc_error(doc, err, p->err_offset);
+  return fj__stream_doc_error(s, doc, err, p->err_offset);
 }
 
 /* ---- separator formats: NDJSON and JSON text sequences -------------------------- */
@@ -398,6 +441,7 @@ static void consume_record(fj_stream *s, size_t next, bool terminated) {
     return;
   }
   s->line += terminated;
+  s->pos_column = terminated;
   s->pos = next;
 }
 
@@ -504,7 +548,7 @@ static int step_concatenated(fj_stream *s, fj_document *doc, fj_error *err) {
   *err = fj__stream_deliver(s, s->pos, s->scanned, cut, doc);
   if (cut && *err == FJ_OK) { /* an open string or bracket at the end: never a whole value */
     doc->root = (fj_value){0};
-    *err = fj__stream_doc_error(doc, FJ_ERR_TRUNCATED, doc->len);
+    *err = fj__stream_doc_error(s, doc, FJ_ERR_TRUNCATED, doc->len);
   }
   fj__stream_consume(s, s->scanned);
   return FJ__STEP_DOC;

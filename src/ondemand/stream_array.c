@@ -195,7 +195,7 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
     s->finished = true;
     if (!*err) {
       doc->root = (fj_value){0};
-      *err = fj__stream_doc_error(doc, FJ_ERR_TRUNCATED, doc->len);
+      *err = fj__stream_doc_error(s, doc, FJ_ERR_TRUNCATED, doc->len);
     }
   }
   s->phase = FJ__AR_AFTER;

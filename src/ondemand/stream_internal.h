@@ -92,11 +92,13 @@ struct fj_stream {
   int fd;
   FILE *file;
 
-  uint64_t index; /* of the next document */
-  uint64_t line;  /* line of data[pos] */
-  size_t scanned; /* the search for a document end resumes here */
-  bool skipping;  /* discarding the rest of an oversized document */
-  bool finished;  /* FJ_END from now on */
+  uint64_t index;      /* of the next document */
+  uint64_t line;       /* line of data[pos] */
+  uint64_t pos_column; /* column of data[pos] (1-based, code points); 0 if not known */
+  uint64_t doc_column; /* column of the document delivered last (doc_start_column()) */
+  size_t scanned;      /* the search for a document end resumes here */
+  bool skipping;       /* discarding the rest of an oversized document */
+  bool finished;       /* FJ_END from now on */
   fj__vscan vs;
 
   /* the current stage-1 batch (NDJSON, JSON text sequences) */
@@ -133,7 +135,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
 
 /* Records the document's error at `rel` bytes from its start (offset,
  * line, column) and returns it. */
-fj_error fj__stream_doc_error(fj_document *doc, fj_error err, size_t rel);
+fj_error fj__stream_doc_error(const fj_stream *s, fj_document *doc, fj_error err, size_t rel);
 
 /* Reports an oversized document starting at `a` and makes the stream skip it. */
 fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc);
