@@ -344,6 +344,30 @@ class Cli(unittest.TestCase):
                 r = subprocess.run([FASTJSON, "--help"], stdout=full, stderr=subprocess.PIPE)
             self.assertEqual(r.returncode, 3)
 
+    def test_out_of_memory(self):
+        # running out of memory is exit 3 with no location (it says nothing
+        # of the JSON); skipped where the tool cannot start in 32 MB of
+        # address space (sanitizers reserve more)
+        import resource
+        import tempfile
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (32 << 20, 32 << 20))
+
+        def limited(*args, stdin=None):
+            return subprocess.run([FASTJSON, *args], input=stdin, capture_output=True,
+                                  preexec_fn=limit)
+
+        if limited("validate", "-", stdin=b"[1]").returncode != 0:
+            self.skipTest("the tool does not start in 32 MB")
+        with tempfile.NamedTemporaryFile(suffix=".json") as f:
+            f.write(b"[" + b"1," * 6000000 + b"1]")  # 12 MB: about 50 MB of index
+            f.flush()
+            r = limited("validate", f.name)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertEqual(r.stderr, (f.name + ": memory allocation failed (FJ_ERR_NOMEM)\n").encode())
+            self.assertEqual(run("validate", f.name).returncode, 0)
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

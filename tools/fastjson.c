@@ -1,7 +1,8 @@
 /* fastjson — the command-line tool: validate, minify, pretty, get, stats.
  *
  * Exit codes: 0 success; 1 invalid JSON, or a pointer that names nothing;
- * 2 usage error; 3 a file could not be read or output could not be written.
+ * 2 usage error; 3 a file could not be read, output could not be written,
+ * or memory ran out.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -51,10 +52,11 @@ static const char *const usage_text =
     "\n"
     "Exit status:\n"
     "  0  success (every FILE valid)\n"
-    "  1  invalid JSON, or nothing at the pointer\n"
+    "  1  invalid JSON, or nothing at the pointer (also a token that is no index on\n"
+    "     an array)\n"
     "  2  usage error (unknown command or option, missing FILE, malformed POINTER,\n"
     "     unusable kernel)\n"
-    "  3  a file could not be read, or output could not be written\n"
+    "  3  a file could not be read, output could not be written, or memory ran out\n"
     "\n"
     "Examples:\n"
     "  fastjson validate *.json\n"
@@ -154,8 +156,13 @@ static const char *limit_note(fj_error err) {
   return note;
 }
 
-/* Prints FILE:LINE:COL: message for the parser's last error. */
+/* Prints FILE:LINE:COL: message for the parser's last error. Running out
+ * of memory says nothing of the JSON: no location, and exit status 3. */
 static int report(fj_parser *p, fj_error err) {
+  if (err == FJ_ERR_NOMEM) {
+    fprintf(stderr, "%s: %s (%s)\n", prog_file, fj_error_message(err), fj_error_name(err));
+    return EXIT_IO;
+  }
   fj_location loc;
   fj_parser_last_error(p, &loc);
   fprintf(stderr, "%s%s:%zu:%zu:%s %s%s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
