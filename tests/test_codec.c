@@ -1738,7 +1738,12 @@ static void test_generated_names_compile(void **state) {
       "\"type\": \"object\"}}}",
       "{\"type\": \"object\", \"properties\": {\"u\": {\"oneOf\": [{\"type\": \"object\", "
       "\"properties\": {\"k\": {\"const\": \"a\"}}, \"required\": [\"k\"]}, {\"type\": "
-      "\"object\", \"properties\": {\"k\": {\"const\": \"b\"}}, \"required\": [\"k\"]}]}}}"};
+      "\"object\", \"properties\": {\"k\": {\"const\": \"b\"}}, \"required\": [\"k\"]}]}}}",
+      /* C++'s keywords, as members and types (the header is also C++) */
+      "{\"type\": \"object\", \"properties\": {\"class\": {\"type\": \"string\"}, \"new\": "
+      "{\"type\": \"integer\"}, \"this\": {\"title\": \"template\", \"type\": \"object\", "
+      "\"properties\": {\"delete\": {\"type\": \"boolean\"}}}, \"kids\": {\"type\": \"array\", "
+      "\"items\": {\"$ref\": \"#\"}}}}"};
   for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
     char out[4096], cmd[1024];
     if (generate(schemas[i], out, sizeof out) != 0) fail_msg("%s: %s", schemas[i], out);
@@ -1753,6 +1758,18 @@ static void test_generated_names_compile(void **state) {
       out[n] = '\0';
       if (pclose(p) != 0) fail_msg("%s does not compile:\n%s", schemas[i], out);
     }
+#ifdef FJ_CXX
+    /* the header from C++ (its declarations in extern "C") */
+    snprintf(cmd, sizeof cmd,
+             "echo '#include \"gen_out.h\"' | %s -std=c++11 -Wall -Wextra -Werror -fsyntax-only "
+             "-I%s/include -I%s -x c++ - 2>&1",
+             FJ_CXX, FJ_SOURCE_DIR, g_dir);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    if (pclose(p) != 0) fail_msg("%s: the header is no C++:\n%s", schemas[i], out);
+#endif
   }
 }
 

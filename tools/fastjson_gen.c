@@ -334,7 +334,15 @@ static const char *const c_keywords[] = {
     "FASTJSON_STREAM_H", "FASTJSON_TEXT_H", "FASTJSON_WRITER_H", "FASTJSON_VERSION_MAJOR",
     "FASTJSON_VERSION_MINOR", "FASTJSON_VERSION_PATCH", "FASTJSON_VERSION_STRING", "linux", "unix",
     "i386", "static_assert", "alignas", "alignof", "noreturn", "thread_local", "complex",
-    "imaginary", "I"};
+    "imaginary", "I",
+    /* C++'s keywords: generated headers are usable from C++ too */
+    "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class",
+    "compl", "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await",
+    "co_return", "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "friend",
+    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
+    "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor",
+    "xor_eq"};
 
 /* A schema object with a key twice is ambiguous (JSON leaves the meaning
  * open; a "properties" with "a" twice gave two members, whose output
@@ -938,6 +946,17 @@ static bool has_flag(const field *f) {
   return (!f->required || f->nullable) && !f->pointer && f->t->kind != T_CONST;
 }
 
+/* The type of a member of record `r`: with its tag ("struct T", "enum T")
+ * when a member of r has T's name, which in C++ would hide the type for
+ * the members after it (C keeps members and types apart). */
+static char *member_type(const type *r, const type *t) {
+  const char *tag = t->kind == T_ENUM ? "enum " : "struct ";
+  bool tagged = t->kind == T_ENUM || t->kind == T_RECORD || t->kind == T_UNION ||
+                t->kind == T_ARRAY || t->kind == T_MAP;
+  if (tagged && member_name_taken(r, t->name)) return fmt("%s%s", tag, t->name);
+  return xstrdup(c_type(t));
+}
+
 static void emit_struct(sbuf *h, type *t) {
   if (t->visit == 3) return;
   t->visit = 3;
@@ -956,7 +975,7 @@ static void emit_struct(sbuf *h, type *t) {
             c_string(f->t->values[0], f->t->value_lens[0]));
         continue;
       }
-      out(h, "  %s %s%s;\n", c_type(f->t), f->pointer ? "*" : "", f->cname);
+      out(h, "  %s %s%s;\n", member_type(t, f->t), f->pointer ? "*" : "", f->cname);
       members++;
       if (has_flag(f))
         out(h, "  bool has_%s; /* %s */\n", f->cname,
@@ -2049,7 +2068,7 @@ static void write_file(const char *path, const sbuf *b) {
   /* always written: the build tool compares the output's time with the schema's */
   FILE *f = fopen(path, "wb");
   if (!f || fwrite(b->s, 1, b->len, f) != b->len || fclose(f)) {
-    fprintf(stderr, "fastjson-gen: cannot write %s\n", path);
+    fprintf(stderr, "fastjson-gen: cannot write %s: %s\n", path, strerror(errno));
     exit(3);
   }
 }
