@@ -61,7 +61,8 @@ FJ_API void fj_buffer_free(fj_buffer *buf);
 typedef struct fj_fixed_buffer {
   void *data;    /**< caller's memory; only the first `len` bytes are output */
   size_t cap;    /**< size of `data` in bytes */
-  size_t len;    /**< bytes stored: always a prefix of the output, <= cap */
+  size_t len;    /**< bytes stored: always a prefix of the output, <= cap (as chunks go
+                      whole or not at all, possibly much shorter than cap) */
   size_t needed; /**< bytes the whole output takes; > cap means it did not fit */
 } fj_fixed_buffer;
 
