@@ -8,7 +8,11 @@
  * begin, a second root value, finishing an incomplete document. The
  * exceptions are what the writer takes on the caller's word: the bytes of
  * fj_writer_raw(), copied unchecked, and, with FJ_WRITE_NO_VALIDATE_UTF8,
- * that strings and keys are UTF-8.
+ * that strings and keys are UTF-8. A refused call leaves the writer as it
+ * was, ready for another try (another value, or giving up): the error is
+ * reported by that call only, not again by fj_writer_finish(), so check
+ * every call's result (a document whose every call returned FJ_OK is
+ * complete). Sink errors are the exception: they stick (below).
  *
  *   fj_buffer out = {0};
  *   fj_writer *w;
