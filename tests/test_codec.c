@@ -1574,6 +1574,21 @@ static void test_descriptor_depth(void **state) {
     fj_writer_free(w_);                                                                            \
   } while (0)
 
+/* `n` times `open`, then `inner`, then n '}' (malloc'd, NUL-terminated;
+ * its length in *len): a value nested n levels deep. */
+static char *nested_text(size_t n, const char *open, const char *inner, size_t *len) {
+  size_t lo = strlen(open), li = strlen(inner);
+  char *json = malloc(n * (lo + 1) + li + 1);
+  assert_non_null(json);
+  for (size_t i = 0; i < n; i++)
+    memcpy(json + i * lo, open, lo);
+  memcpy(json + n * lo, inner, li);
+  memset(json + n * lo + li, '}', n);
+  *len = n * (lo + 1) + li;
+  json[*len] = '\0';
+  return json;
+}
+
 /* Structs built by hand nest as deep as memory allows, and the struct
  * writers recurse once per level: they stop past FJ_DECODE_MAX_DEPTH with
  * FJ_ERR_DEPTH whatever the writer's max_depth (a million levels crashed),
@@ -1610,13 +1625,9 @@ static void test_deep_write(void **state) {
     }
     if (k + 1 < sizeof depths / sizeof *depths && written != FJ_OK) {
       /* what is refused is also what the reader refuses */
-      char *json = malloc(n * 8 + 16), *o = json;
-      assert_non_null(json);
-      for (size_t i = 0; i < n; i++)
-        o += sprintf(o, "{\"neg\":");
-      o += sprintf(o, "{\"num\":1}");
-      memset(o, '}', n);
-      EXPECT(fj_read_Tree(p, json, (size_t)(o - json) + n, &a, 0, &back, &err), FJ_ERR_DEPTH);
+      size_t len;
+      char *json = nested_text(n, "{\"neg\":", "{\"num\":1}", &len);
+      EXPECT(fj_read_Tree(p, json, len, &a, 0, &back, &err), FJ_ERR_DEPTH);
       free(json);
     }
     fj_arena_free(&a);
@@ -1641,19 +1652,16 @@ static void test_deep_write(void **state) {
     fj_buffer out = {0};
     fj_error written;
     WRITE_ANY_DEPTH(Expr, &exprs[0], &out, written);
-    char *json = malloc(n * 24 + 32), *o = json;
-    assert_non_null(json);
-    for (size_t i = 0; i < n; i++)
-      o += sprintf(o, "{\"type\":\"neg\",\"arg\":");
-    o += sprintf(o, "{\"type\":\"num\",\"value\":1.5}");
-    memset(o, '}', n);
+    size_t len;
+    char *json =
+        nested_text(n, "{\"type\":\"neg\",\"arg\":", "{\"type\":\"num\",\"value\":1.5}", &len);
     fj_arena a;
     fj_arena_init(&a, NULL);
     fj_decode_error err;
     Expr back;
-    fj_error read = fj_read_Expr(p, json, (size_t)(o - json) + n, &a, 0, &back, &err);
+    fj_error read = fj_read_Expr(p, json, len, &a, 0, &back, &err);
     EXPECT(written, read);
-    if (!written) assert_memory_equal(out.data, json, (size_t)(o - json) + n);
+    if (!written) assert_memory_equal(out.data, json, len);
     expr_outcomes[written != FJ_OK]++;
     free(json);
     fj_arena_free(&a);
