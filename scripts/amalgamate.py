@@ -156,10 +156,11 @@ def cmake_list(text, var):
 
 
 def kernel_flags():
-    """{kernel file name: [target features]} from kernels.cmake."""
+    """{kernel file name: [target features]} from kernels.cmake (the stage-1
+    kernels and number_avx2.c, number.c built for the avx2 kernels)."""
     text = read("src/scan/kernels.cmake")
     flags = {}
-    for m in re.finditer(r"set_source_files_properties\(\s*\S*/(kernel_\w+\.c)\s+PROPERTIES\s+"
+    for m in re.finditer(r"set_source_files_properties\(\s*\S*/((?:kernel|number)_\w+\.c)\s+PROPERTIES\s+"
                          r"COMPILE_OPTIONS\s+\"([^\"]*)\"", text, re.S):
         flags[m.group(1)] = [f[2:] for f in m.group(2).split(";") if f.startswith("-m")]
     return flags
@@ -244,6 +245,11 @@ class Amalgamation:
             units.append((rel, self.unit(rel, self.seen, self.system), None, "common"))
         arch_units = [(scan + "cpu.c", "x86", None)]
         arch_units += [(scan + k, "x86", flags.get(k, [])) for k in x86]
+        # number.c again for the avx2 and avx512 kernels (number.c's own unit
+        # above has FJ_KERNEL_X86, so its entry points dispatch)
+        num = "src/ondemand/number_avx2.c"
+        if "number_avx2.c" in kernels_cmake and os.path.exists(os.path.join(ROOT, num)):
+            arch_units += [(num, "x86", flags.get("number_avx2.c", []))]
         arch_units += [(scan + "kernel_neon.c", "neon", [])]
 
         global_text = strip_comments_and_strings(

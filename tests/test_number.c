@@ -3,6 +3,10 @@
  *    (expected bit patterns computed by other, correctly rounded parsers);
  *  - glibc strtod / strtoll / strtoull on random inputs (fixed-seed PRNG);
  *  - the RFC 8259 grammar, via a small independent matcher written here.
+ * The entry points call the active kernel's build of the conversion (on
+ * x86-64 the avx2 and avx512 kernels have their own): CMake runs this file
+ * once per kernel (FASTJSON_KERNEL), and test_kernel_variants compares every
+ * supported kernel's build with strtod in any one run.
  * Every input is copied to a malloc'ed buffer of exactly its length, so
  * AddressSanitizer catches any read at or past `end`.
  */
@@ -24,6 +28,7 @@
 
 #include "ondemand/number.h"
 #include "ondemand/number_tables.h"
+#include "scan/stage1.h"
 
 #ifndef FJ_DATA_DIR
 #define FJ_DATA_DIR "data"
@@ -899,6 +904,67 @@ static void test_inline_short_decimal(void **state) {
 #endif
 }
 
+/* Every supported kernel's number conversion (fj__kernel's parse_double,
+ * parse_number and number_fast: on x86-64 number.c built for that kernel's
+ * CPU) against strtod, on random decimals (short and long fractions,
+ * exponents, ranges) with room after them, so that every path is taken;
+ * and the entry points call the active kernel's. */
+static void test_kernel_variants(void **state) {
+  (void)state;
+  const fj__kernel *active = fj__kernel_active();
+  size_t nk = 0;
+  const fj__kernel *const *all = fj__kernels(&nk);
+  long bad = 0, tried = 0;
+  for (size_t k = 0; k < nk; k++) {
+    const fj__kernel *kn = all[k];
+    if (!kn->supported()) continue;
+    tried++;
+    for (long i = 0; i < 200000; i++) {
+      char s[160];
+      if (i & 1) {
+        random_decimal(s);
+      } else { /* the common shapes: coordinates, prices */
+        int n = snprintf(s, sizeof s, "%s%u.", (rng() & 1) ? "-" : "", (unsigned)rng_below(1000));
+        for (int d = 1 + (int)rng_below(19); d > 0; d--)
+          s[n++] = (char)('0' + rng_below(10));
+        s[n] = '\0';
+      }
+      const size_t n = strlen(s);
+      uint8_t buf[192];
+      memcpy(buf, s, n);
+      memset(buf + n, ',', 32);
+      const uint8_t *end = buf + n + 32;
+      double want, got = 0;
+      size_t len = 0;
+      const fj_error ew = oracle_double(s, &want);
+      fj_error eg = kn->parse_double(buf, end, &got, &len);
+      int ok = eg == ew && len == n && dbits(got) == dbits(want);
+      fj_number num = {0};
+      len = 0;
+      eg = kn->parse_number(buf, end, &num, &len);
+      ok = ok && eg == ew && len == n &&
+           (num.kind == FJ_NUMBER_INT64    ? (double)num.i == want
+            : num.kind == FJ_NUMBER_UINT64 ? (double)num.u == want
+                                           : dbits(num.d) == dbits(want));
+      fj_number fast = {0};
+      if (kn->number_fast(buf, end, &fast))
+        ok = ok && ew == FJ_OK && fast.kind == num.kind &&
+             (fast.kind == FJ_NUMBER_INT64    ? fast.i == num.i
+              : fast.kind == FJ_NUMBER_UINT64 ? fast.u == num.u
+                                              : dbits(fast.d) == dbits(num.d));
+      if (kn == active) {
+        double viaentry = 0;
+        ok = ok && fj__parse_double(buf, end, &viaentry, &len) == ew &&
+             dbits(viaentry) == dbits(got);
+      }
+      if (!ok && bad++ < 20) printf("MISMATCH kernel %s: %s\n", kn->name, s);
+    }
+  }
+  printf("  %ld kernels' number conversion: %ld mismatches\n", tried, bad);
+  assert_true(tried >= 1);
+  assert_int_equal(bad, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_grammar),
@@ -911,6 +977,7 @@ int main(void) {
       cmocka_unit_test(test_parse_number),
       cmocka_unit_test(test_short_decimals_vs_strtod),
       cmocka_unit_test(test_inline_short_decimal),
+      cmocka_unit_test(test_kernel_variants),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,7 +9,9 @@
  * the library has no call to fail at that moment: the best kernel is used
  * (fj_kernel_active() says which; fj_kernel_select() with the same name
  * returns the error, which is how the fastjson tool refuses it). All
- * kernels produce identical results.
+ * kernels produce identical results. On x86-64 the kernel also decides
+ * which build of the number conversion runs (the avx2 and avx512 kernels
+ * have one compiled for their CPUs); its results are identical too.
  */
 #ifndef FASTJSON_KERNEL_H
 #define FASTJSON_KERNEL_H

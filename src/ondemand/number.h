@@ -186,4 +186,18 @@ fj_error fj__parse_double(const uint8_t *p, const uint8_t *end, double *out, siz
  * FJ_ERR_NUMBER_RANGE when a double rounds to infinity (*out is then inf). */
 fj_error fj__parse_number(const uint8_t *p, const uint8_t *end, fj_number *out, size_t *len);
 
+/* The variants behind fj__parse_double, fj__parse_number and
+ * fj__number_fast (parser.h) on x86-64, where those call the active
+ * kernel's (fj__kernel in scan/stage1.h): number.c compiled with the
+ * toolchain's flags (_base) and for the avx2 and avx512 kernels (_avx2, by
+ * number_avx2.c). Elsewhere the entry points are the only variant. */
+#define FJ__NUMBER_DECLARE(v)                                                                      \
+  fj_error fj__parse_double_##v(const uint8_t *p, const uint8_t *end, double *out, size_t *len);   \
+  fj_error fj__parse_number_##v(const uint8_t *p, const uint8_t *end, fj_number *out,              \
+                                size_t *len);                                                      \
+  bool fj__number_fast_##v(const uint8_t *p, const uint8_t *end, fj_number *out);
+FJ__NUMBER_DECLARE(base)
+FJ__NUMBER_DECLARE(avx2)
+#undef FJ__NUMBER_DECLARE
+
 #endif

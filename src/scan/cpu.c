@@ -39,6 +39,11 @@ static unsigned detect(void) {
   if ((xcr0 & ymm) != ymm) return f;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return f;
   if (!(b & bit_AVX2) || !(b & bit_BMI) || !(b & bit_BMI2)) return f;
+  /* LZCNT (CPUID 0x80000001 ECX bit 5, "ABM" on AMD): the avx2 and avx512
+   * kernels' number conversion uses it (number_avx2.c). Every AVX2 CPU has
+   * it; on one without, the instruction would run as BSR and miscount. */
+  unsigned ea, eb, ec, ed;
+  if (!__get_cpuid(0x80000001, &ea, &eb, &ec, &ed) || !(ec & (1u << 5))) return f;
   f |= F_AVX2;
   if ((xcr0 & zmm) != zmm) return f;
   if ((b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512VL) && (c & bit_AVX512VBMI) &&

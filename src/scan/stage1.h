@@ -74,11 +74,22 @@ typedef struct fj__masks {
   uint64_t ctrl;      /* bytes below 0x20 */
 } fj__masks;
 
+struct fj_number;
+
 typedef struct fj__kernel {
   const char *name;
   fj__stage1_fn stage1;
   bool (*supported)(void); /* does this CPU (and OS) run it? */
   fj__minify_fn minify;    /* fj_minify_unvalidated()'s kernel (minify.h) */
+  /* Stage 2's number conversion compiled for this kernel's CPU (number.c,
+   * ondemand/number.h): what fj__parse_double, fj__parse_number and
+   * fj__number_fast call on x86-64. The same source with other flags, not
+   * other code: avx2 and avx512 share one variant, the others the one built
+   * with the toolchain's defaults. */
+  fj_error (*parse_double)(const uint8_t *p, const uint8_t *end, double *out, size_t *len);
+  fj_error (*parse_number)(const uint8_t *p, const uint8_t *end, struct fj_number *out,
+                           size_t *len);
+  bool (*number_fast)(const uint8_t *p, const uint8_t *end, struct fj_number *out);
 } fj__kernel;
 
 /* The kernels compiled into this build, best first; *count entries. */
@@ -87,6 +98,19 @@ const fj__kernel *const *fj__kernels(size_t *count);
 /* The kernel in use: the best supported one, or FASTJSON_KERNEL's choice,
  * or the last fj_kernel_select()'s. Thread-safe. */
 const fj__kernel *fj__kernel_active(void);
+
+#if !defined(__cplusplus) /* C11 atomics; the benchmarks include this file from C++ */
+#include <stdatomic.h>
+/* fj__kernel_active() for hot paths that call a kernel function per value
+ * (the number entry points): the choice already made is one load, inline;
+ * only the first call of a process makes it (the pointer is NULL until
+ * then; dispatch.c owns it). */
+extern _Atomic(const fj__kernel *) fj__active_kernel;
+static inline const fj__kernel *fj__kernel_now(void) {
+  const fj__kernel *k = atomic_load_explicit(&fj__active_kernel, memory_order_acquire);
+  return k ? k : fj__kernel_active();
+}
+#endif
 
 /* The exact first stage-1 error of the input, scanning byte by byte.
  * FJ_OK if there is none. */
