@@ -1,7 +1,7 @@
 /* The intrinsics of src/scan/kernel_avx512.c in portable C, for its test
  * build on CPUs without AVX-512 (tests/CMakeLists.txt, test_kernels.c): that
- * build defines FJ_AVX512_SIMDE, and the kernel then includes this header in
- * place of <immintrin.h>. SIMDe (Debian's libsimde-dev) implements nearly
+ * build defines FJ_AVX512_SIMDE, which leaves out the kernel's <immintrin.h>,
+ * and includes this header first (-include). SIMDe (Debian's libsimde-dev) implements nearly
  * every AVX-512 intrinsic in plain C or SSE2 and, with native aliases, under
  * its Intel name. The few the kernel uses that SIMDe 0.7.4 lacks are written
  * out below, element by element as Intel's guide defines them; they replace

@@ -4,12 +4,13 @@
  * is in simd_block.h and stage1_impl.h. Built with the flags in kernels.cmake.
  *
  * Built a second time for the tests only, with FJ_AVX512_SIMDE defined and
- * no AVX-512 flags: SIMDe's portable intrinsics (tests/avx512_simde.h) then
- * stand in for the instructions, so that test_kernels compares this kernel
- * with scalar on CPUs that cannot run it (tests/CMakeLists.txt). */
-#ifdef FJ_AVX512_SIMDE
-#include "avx512_simde.h"
-#else
+ * no AVX-512 flags: SIMDe's portable intrinsics then stand in for the
+ * instructions, so that test_kernels compares this kernel with scalar on CPUs
+ * that cannot run it (tests/CMakeLists.txt). That build includes
+ * tests/avx512_simde.h (-include) in place of <immintrin.h>: a quoted
+ * include here would be pulled into the single-file distribution
+ * (scripts/amalgamate.py expands every one, #ifdef or not). */
+#ifndef FJ_AVX512_SIMDE
 #include <immintrin.h>
 #endif
 #include <stdbool.h>
