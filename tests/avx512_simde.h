@@ -8,7 +8,11 @@
  * SIMDe's own where a newer SIMDe has them, so every SIMDe version runs the
  * same code. (Under their names <immintrin.h>, which SIMDe includes, declares
  * the real instructions, which do not compile without -mavx512*: hence the
- * #undef before each #define.) Test code only: not in the library. */
+ * #undef before each #define.) Two more replace SIMDe's for speed alone (the
+ * last two below): clang 14 compiles SIMDe's byte loops for set1_epi8 and
+ * permutexvar_epi8 into a store and reload of the whole 64-byte vector per
+ * byte, which made clang's build of the test ten times slower than GCC's.
+ * Test code only: not in the library. */
 #ifndef FJ_TESTS_AVX512_SIMDE_H
 #define FJ_TESTS_AVX512_SIMDE_H
 
@@ -85,5 +89,30 @@ static inline simde__mmask64 fj_simde_testn_epi8_mask(simde__m512i a, simde__m51
 }
 #undef _mm512_testn_epi8_mask
 #define _mm512_testn_epi8_mask(a, b) fj_simde_testn_epi8_mask(a, b)
+
+/* for speed (see the top): the 64 bytes set to c */
+static inline simde__m512i fj_simde_set1_epi8(char c) {
+  uint8_t r[64];
+  memset(r, (uint8_t)c, 64);
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+#undef _mm512_set1_epi8
+#define _mm512_set1_epi8(c) fj_simde_set1_epi8(c)
+
+/* for speed (see the top): byte i is a's byte idx[i] & 63 */
+static inline simde__m512i fj_simde_permutexvar_epi8(simde__m512i idx, simde__m512i a) {
+  uint8_t x[64], j[64], r[64];
+  memcpy(x, &a, 64);
+  memcpy(j, &idx, 64);
+  for (int i = 0; i < 64; i++)
+    r[i] = x[j[i] & 63];
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+#undef _mm512_permutexvar_epi8
+#define _mm512_permutexvar_epi8(idx, a) fj_simde_permutexvar_epi8(idx, a)
 
 #endif
