@@ -43,12 +43,6 @@ static const fj__kernel *kernels[8];
 static size_t kernel_count;
 static unsigned long inputs_checked;
 static bool simde_only; /* --simde: the avx512 kernel through SIMDe, not the CPU's kernels */
-/* SIMDe runs that kernel several times slower than a CPU with AVX-512 would
- * (clang's build about 3 times slower than GCC's): to keep --simde near 20 s
- * on a busy 2-core machine, it checks a third of the random and mutated
- * inputs, and the every-byte inputs only whole (not also cut after the byte:
- * the prefixes cut inputs everywhere). */
-#define SIMDE_SHARE(n) (simde_only ? (n) / 3 : (n))
 
 #ifdef FJ_TEST_AVX512_SIMDE
 /* kernel_avx512.c compiled with FJ_AVX512_SIMDE and its names renamed */
@@ -292,7 +286,7 @@ static void every_byte_everywhere(void **state) {
             in[pos + i] = (uint8_t)(ctx == 9 ? 0xBF : 0x80);
         }
         check(in, sizeof in, "every byte");
-        if (!simde_only) check(in, pos + 1, "every byte, at the end");
+        check(in, pos + 1, "every byte, at the end");
       }
     }
   }
@@ -440,7 +434,7 @@ static void random_inputs(void **state) {
   (void)state;
   unsigned long before = inputs_checked;
   uint8_t in[400];
-  for (int i = 0; i < SIMDE_SHARE(300000); i++) {
+  for (int i = 0; i < 300000; i++) {
     int dirty = i % 3 == 0 ? 0 : i % 3 == 1 ? 2 : 20;
     check(in, random_input(in, sizeof in, dirty), "random");
   }
@@ -463,7 +457,7 @@ static void mutated_inputs(void **state) {
     size_t n = 0;
     uint8_t *p = load(path, &n);
     assert_non_null(p);
-    for (int i = 0; i < SIMDE_SHARE(30000); i++) {
+    for (int i = 0; i < 30000; i++) {
       size_t len = 1 + rnd_below(1000);
       size_t at = rnd_below(n - len);
       memcpy(in, p + at, len);
