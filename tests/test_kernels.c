@@ -11,7 +11,13 @@
  * random and mutated inputs from a fixed-seed generator.
  *
  * Every input is copied so that it ends at an unreadable page: a kernel that
- * reads past the caller's buffer crashes the test. */
+ * reads past the caller's buffer crashes the test.
+ *
+ * test_kernels --simde (ctest's kernels.avx512_simde) compares instead the
+ * avx512 kernel built with SIMDe's portable AVX-512 intrinsics (see
+ * avx512_simde.h and tests/CMakeLists.txt), so that its primitives are
+ * checked on CPUs without AVX-512 too. That build is in the test only where
+ * SIMDe's headers (libsimde-dev) were found. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -36,6 +42,21 @@ static uint32_t *idx_ref, *idx_k;
 static const fj__kernel *kernels[8];
 static size_t kernel_count;
 static unsigned long inputs_checked;
+static bool simde_only; /* --simde: the avx512 kernel through SIMDe, not the CPU's kernels */
+
+#ifdef FJ_TEST_AVX512_SIMDE
+/* kernel_avx512.c compiled with FJ_AVX512_SIMDE and its names renamed */
+fj_error fj__stage1_avx512_simde(const uint8_t *buf, size_t len, uint32_t *idx,
+                                 fj__stage1_result *res);
+size_t fj__minify_avx512_simde(const uint8_t *in, size_t len, uint8_t *out,
+                               fj__minify_carry *carry);
+static bool always(void) { return true; }
+/* by name: any other fields of a kernel are not used by this test (left NULL) */
+static const fj__kernel avx512_simde = {.name = "avx512 (SIMDe)",
+                                        .stage1 = fj__stage1_avx512_simde,
+                                        .supported = always,
+                                        .minify = fj__minify_avx512_simde};
+#endif
 
 static int setup(void **state) {
   (void)state;
@@ -48,6 +69,15 @@ static int setup(void **state) {
   idx_ref = malloc((MAX_LEN + FJ_INDEX_SLACK) * sizeof *idx_ref);
   idx_k = malloc((MAX_LEN + FJ_INDEX_SLACK) * sizeof *idx_k);
   if (!idx_ref || !idx_k) return -1;
+  if (simde_only) {
+#ifdef FJ_TEST_AVX512_SIMDE
+    kernels[kernel_count++] = &avx512_simde;
+    return 0;
+#else
+    fprintf(stderr, "--simde: this build has no SIMDe avx512 kernel (SIMDe not found)\n");
+    return -1;
+#endif
+  }
   size_t n = 0;
   const fj__kernel *const *all = fj__kernels(&n);
   for (size_t i = 0; i < n && kernel_count < 8; i++)
@@ -457,7 +487,8 @@ static void mutated_inputs(void **state) {
   printf("# %lu mutated inputs\n", inputs_checked - before);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  simde_only = argc > 1 && strcmp(argv[1], "--simde") == 0;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_data_file),       cmocka_unit_test(every_prefix),
       cmocka_unit_test(every_byte_everywhere), cmocka_unit_test(backslash_runs),

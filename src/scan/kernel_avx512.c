@@ -1,8 +1,18 @@
 /* The AVX-512 stage-1 kernel (F, BW, VL, VBMI and VBMI2, with PCLMULQDQ, BMI1/2,
  * POPCNT): one 64-byte vector per block, comparisons straight into 64-bit
  * masks, and a flatten by byte compression. Primitives only; the algorithm
- * is in simd_block.h and stage1_impl.h. Built with the flags in kernels.cmake. */
+ * is in simd_block.h and stage1_impl.h. Built with the flags in kernels.cmake.
+ *
+ * Built a second time for the tests only, with FJ_AVX512_SIMDE defined and
+ * no AVX-512 flags: SIMDe's portable intrinsics then stand in for the
+ * instructions, so that test_kernels compares this kernel with scalar on CPUs
+ * that cannot run it (tests/CMakeLists.txt). That build includes
+ * tests/avx512_simde.h (-include) in place of <immintrin.h>: a quoted
+ * include here would be pulled into the single-file distribution
+ * (scripts/amalgamate.py expands every one, #ifdef or not). */
+#ifndef FJ_AVX512_SIMDE
 #include <immintrin.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -15,10 +25,13 @@ typedef __mmask64 fj_b;
 static inline fj_v fj_v_load(const uint8_t *p) { return _mm512_loadu_si512((const void *)p); }
 /* The empty asm hides the value from GCC, which would otherwise rebuild the
  * constant (mov + broadcast) in the loop on every use instead of keeping it
- * in one of the 32 registers. */
+ * in one of the 32 registers. Not in the SIMDe build: there a 64-byte vector
+ * is a struct in memory, which no register constraint ("v") can take. */
 static inline fj_v fj_v_splat(uint8_t c) {
   fj_v v = _mm512_set1_epi8((char)c);
+#ifndef FJ_AVX512_SIMDE
   __asm__("" : "+v"(v));
+#endif
   return v;
 }
 /* vpshufb uses the low nibble and zeroes bytes >= 0x80: within the contract */

@@ -1,0 +1,118 @@
+/* The intrinsics of src/scan/kernel_avx512.c in portable C, for its test
+ * build on CPUs without AVX-512 (tests/CMakeLists.txt, test_kernels.c): that
+ * build defines FJ_AVX512_SIMDE, which leaves out the kernel's <immintrin.h>,
+ * and includes this header first (-include). SIMDe (Debian's libsimde-dev) implements nearly
+ * every AVX-512 intrinsic in plain C or SSE2 and, with native aliases, under
+ * its Intel name. The few the kernel uses that SIMDe 0.7.4 lacks are written
+ * out below, element by element as Intel's guide defines them; they replace
+ * SIMDe's own where a newer SIMDe has them, so every SIMDe version runs the
+ * same code. (Under their names <immintrin.h>, which SIMDe includes, declares
+ * the real instructions, which do not compile without -mavx512*: hence the
+ * #undef before each #define.) Two more replace SIMDe's for speed alone (the
+ * last two below): clang 14 compiles SIMDe's byte loops for set1_epi8 and
+ * permutexvar_epi8 into a store and reload of the whole 64-byte vector per
+ * byte, which made clang's build of the test ten times slower than GCC's.
+ * Test code only: not in the library. */
+#ifndef FJ_TESTS_AVX512_SIMDE_H
+#define FJ_TESTS_AVX512_SIMDE_H
+
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/avx512.h>
+#include <simde/x86/clmul.h>
+
+#include <stdint.h>
+#include <string.h>
+
+typedef simde__mmask64 __mmask64;
+
+/* per 128-bit lane: the 32 bytes a:b shifted right by n bytes, low 16 kept */
+static inline simde__m512i fj_simde_alignr_epi8(simde__m512i a, simde__m512i b, int n) {
+  uint8_t x[64], y[64], r[64];
+  memcpy(x, &a, 64);
+  memcpy(y, &b, 64);
+  for (int lane = 0; lane < 64; lane += 16)
+    for (int i = 0; i < 16; i++) {
+      int j = i + n;
+      r[lane + i] = j < 16 ? y[lane + j] : j < 32 ? x[lane + j - 16] : 0;
+    }
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+#undef _mm512_alignr_epi8
+#define _mm512_alignr_epi8(a, b, n) fj_simde_alignr_epi8(a, b, n)
+
+/* the 16 low bytes zero-extended to 32 bits */
+static inline simde__m512i fj_simde_cvtepu8_epi32(simde__m128i a) {
+  uint8_t x[16];
+  uint32_t r[16];
+  memcpy(x, &a, 16);
+  for (int i = 0; i < 16; i++)
+    r[i] = x[i];
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+#undef _mm512_cvtepu8_epi32
+#define _mm512_cvtepu8_epi32(a) fj_simde_cvtepu8_epi32(a)
+
+/* the bytes of a selected by k, in order, to the front; zeros after them */
+static inline simde__m512i fj_simde_maskz_compress_epi8(simde__mmask64 k, simde__m512i a) {
+  uint8_t x[64], r[64] = {0};
+  memcpy(x, &a, 64);
+  int j = 0;
+  for (int i = 0; i < 64; i++)
+    if (k >> i & 1) r[j++] = x[i];
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+#undef _mm512_maskz_compress_epi8
+#define _mm512_maskz_compress_epi8(k, a) fj_simde_maskz_compress_epi8(k, a)
+
+static inline simde__mmask64 fj_simde_mask_cmpgt_epu8_mask(simde__mmask64 k, simde__m512i a,
+                                                           simde__m512i b) {
+  return k & simde_mm512_cmpgt_epu8_mask(a, b);
+}
+#undef _mm512_mask_cmpgt_epu8_mask
+#define _mm512_mask_cmpgt_epu8_mask(k, a, b) fj_simde_mask_cmpgt_epu8_mask(k, a, b)
+
+static inline simde__mmask64 fj_simde_cmpneq_epi8_mask(simde__m512i a, simde__m512i b) {
+  return ~simde_mm512_cmpeq_epi8_mask(a, b);
+}
+#undef _mm512_cmpneq_epi8_mask
+#define _mm512_cmpneq_epi8_mask(a, b) fj_simde_cmpneq_epi8_mask(a, b)
+
+/* bytes where a & b is zero */
+static inline simde__mmask64 fj_simde_testn_epi8_mask(simde__m512i a, simde__m512i b) {
+  return ~simde_mm512_test_epi8_mask(a, b);
+}
+#undef _mm512_testn_epi8_mask
+#define _mm512_testn_epi8_mask(a, b) fj_simde_testn_epi8_mask(a, b)
+
+/* for speed (see the top): the 64 bytes set to c */
+static inline simde__m512i fj_simde_set1_epi8(char c) {
+  uint8_t r[64];
+  memset(r, (uint8_t)c, 64);
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+#undef _mm512_set1_epi8
+#define _mm512_set1_epi8(c) fj_simde_set1_epi8(c)
+
+/* for speed (see the top): byte i is a's byte idx[i] & 63 */
+static inline simde__m512i fj_simde_permutexvar_epi8(simde__m512i idx, simde__m512i a) {
+  uint8_t x[64], j[64], r[64];
+  memcpy(x, &a, 64);
+  memcpy(j, &idx, 64);
+  for (int i = 0; i < 64; i++)
+    r[i] = x[j[i] & 63];
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+#undef _mm512_permutexvar_epi8
+#define _mm512_permutexvar_epi8(idx, a) fj_simde_permutexvar_epi8(idx, a)
+
+#endif
