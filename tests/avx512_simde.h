@@ -25,6 +25,14 @@
 
 typedef simde__mmask64 __mmask64;
 
+/* The 64 bytes at r as a vector: the shims below compute element by
+ * element in arrays. */
+static inline simde__m512i fj_simde_from_bytes(const void *r) {
+  simde__m512i v;
+  memcpy(&v, r, 64);
+  return v;
+}
+
 /* per 128-bit lane: the 32 bytes a:b shifted right by n bytes, low 16 kept */
 static inline simde__m512i fj_simde_alignr_epi8(simde__m512i a, simde__m512i b, int n) {
   uint8_t x[64], y[64], r[64];
@@ -35,9 +43,7 @@ static inline simde__m512i fj_simde_alignr_epi8(simde__m512i a, simde__m512i b, 
       int j = i + n;
       r[lane + i] = j < 16 ? y[lane + j] : j < 32 ? x[lane + j - 16] : 0;
     }
-  simde__m512i v;
-  memcpy(&v, r, 64);
-  return v;
+  return fj_simde_from_bytes(r);
 }
 #undef _mm512_alignr_epi8
 #define _mm512_alignr_epi8(a, b, n) fj_simde_alignr_epi8(a, b, n)
@@ -49,9 +55,7 @@ static inline simde__m512i fj_simde_cvtepu8_epi32(simde__m128i a) {
   memcpy(x, &a, 16);
   for (int i = 0; i < 16; i++)
     r[i] = x[i];
-  simde__m512i v;
-  memcpy(&v, r, 64);
-  return v;
+  return fj_simde_from_bytes(r);
 }
 #undef _mm512_cvtepu8_epi32
 #define _mm512_cvtepu8_epi32(a) fj_simde_cvtepu8_epi32(a)
@@ -63,9 +67,7 @@ static inline simde__m512i fj_simde_maskz_compress_epi8(simde__mmask64 k, simde_
   int j = 0;
   for (int i = 0; i < 64; i++)
     if (k >> i & 1) r[j++] = x[i];
-  simde__m512i v;
-  memcpy(&v, r, 64);
-  return v;
+  return fj_simde_from_bytes(r);
 }
 #undef _mm512_maskz_compress_epi8
 #define _mm512_maskz_compress_epi8(k, a) fj_simde_maskz_compress_epi8(k, a)
@@ -94,9 +96,7 @@ static inline simde__mmask64 fj_simde_testn_epi8_mask(simde__m512i a, simde__m51
 static inline simde__m512i fj_simde_set1_epi8(char c) {
   uint8_t r[64];
   memset(r, (uint8_t)c, 64);
-  simde__m512i v;
-  memcpy(&v, r, 64);
-  return v;
+  return fj_simde_from_bytes(r);
 }
 #undef _mm512_set1_epi8
 #define _mm512_set1_epi8(c) fj_simde_set1_epi8(c)
@@ -108,9 +108,7 @@ static inline simde__m512i fj_simde_permutexvar_epi8(simde__m512i idx, simde__m5
   memcpy(j, &idx, 64);
   for (int i = 0; i < 64; i++)
     r[i] = x[j[i] & 63];
-  simde__m512i v;
-  memcpy(&v, r, 64);
-  return v;
+  return fj_simde_from_bytes(r);
 }
 #undef _mm512_permutexvar_epi8
 #define _mm512_permutexvar_epi8(idx, a) fj_simde_permutexvar_epi8(idx, a)
