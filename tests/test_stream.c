@@ -305,8 +305,8 @@ static void line_column(const char *text, uint64_t at, uint64_t *line, uint64_t 
 /* Errors in documents that start a line after indentation (or after a
  * document that ended on the line before) say the column from the line's
  * start, whatever the format and however the input is cut into chunks;
- * the one exception (documented) is a document after one of more than 256
- * bytes on the same line. */
+ * the one exception (documented) is a document whose line began more than
+ * 256 bytes before it. */
 static void error_columns(void **state) {
   (void)state;
   const struct {

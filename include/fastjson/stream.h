@@ -147,9 +147,10 @@ typedef struct fj_document {
   fj_error error;
   /** Where the error is: byte offset from the start of the stream, line
    *  (1-based), and column (1-based, in code points, counted from the start
-   *  of that line). One exception: after a document of more than 256 bytes
-   *  that ends on the same line (array and concatenated formats), the
-   *  column counts from the document's first byte. */
+   *  of that line). One exception: when the line began more than 256 bytes
+   *  before the document (after long documents on the same line, in the
+   *  array and concatenated formats), the column counts from the
+   *  document's first byte. */
   uint64_t error_offset;
   uint64_t error_line;
   uint64_t error_column;

@@ -47,6 +47,7 @@ static fj_error stream_new(fj_stream **out, const fj_stream_options *o, bool chu
                                          : FJ_MAX_DOCUMENT_SIZE;
   s->line = 1;
   s->pos_column = 1;
+  s->pos_dist = 0;
   s->fd = -1;
   s->parser = o ? o->use_parser : NULL;
   s->owns_parser = !s->parser;
@@ -115,20 +116,33 @@ static uint64_t code_points(const uint8_t *d, size_t a, size_t b) {
   return n;
 }
 
-/* Columns are kept for errors only, so what keeps them is bounded: a
- * line's start is looked for this far back, and a column is carried over
- * this many bytes without a newline; beyond, it is not known. */
+/* Columns are kept for errors only, so what keeps them is bounded: the
+ * column of a byte is known when its line began at most COLUMN_SPAN bytes
+ * before it, and then whatever the chunks were (a rule on the bytes, so a
+ * buffer and a chunked stream of the same input give the same columns). */
 #define COLUMN_SPAN 256
+
+/* Sets s's line position (pos_dist bytes and pos_column code points from
+ * the start of data[pos]'s line) for data[to], the line starting at
+ * data[start]; not known past COLUMN_SPAN bytes. */
+static void set_line_position(fj_stream *s, size_t start, size_t to, uint64_t column) {
+  s->pos_dist = to - start;
+  s->pos_column = s->pos_dist <= COLUMN_SPAN ? column + code_points(s->data, start, to) : 0;
+}
 
 void fj__stream_consume(fj_stream *s, size_t to) {
   uint64_t lines = fj__count_newlines(s->data, s->pos, to);
   s->line += lines;
-  if (lines) {
+  if (lines) { /* the last '\n', if the line began within COLUMN_SPAN */
     size_t i = to;
-    while (to - i < COLUMN_SPAN && s->data[i - 1] != '\n')
+    while (to - i <= COLUMN_SPAN && s->data[i - 1] != '\n')
       i--;
-    s->pos_column = s->data[i - 1] == '\n' ? 1 + code_points(s->data, i, to) : 0;
-  } else if (s->pos_column && to - s->pos <= COLUMN_SPAN) {
+    if (s->data[i - 1] == '\n')
+      set_line_position(s, i, to, 1);
+    else
+      s->pos_column = 0;
+  } else if (s->pos_column && s->pos_dist + (to - s->pos) <= COLUMN_SPAN) {
+    s->pos_dist += to - s->pos;
     s->pos_column += code_points(s->data, s->pos, to);
   } else if (to > s->pos) {
     s->pos_column = 0;
@@ -186,16 +200,18 @@ static void clear_doc(fj_document *doc) { memset(doc, 0, sizeof *doc); }
 
 /* The column (1-based, in code points) of data[a], the first byte of a
  * document, for its errors: from the last '\n' before it if that is after
- * data[pos], else from data[pos]'s column. 1 when that is not known (a
- * long line of earlier documents, in the array and concatenated formats):
- * columns then count from the document. Reads the bytes between two
+ * data[pos], else from data[pos]'s column. 1 when its line began more than
+ * COLUMN_SPAN bytes before it (long documents on one line, in the array
+ * and concatenated formats): columns then count from the document. Reads the bytes between two
  * documents (whitespace, separators). */
 static uint64_t doc_start_column(const fj_stream *s, size_t a) {
   size_t i = a;
   while (i > s->pos && s->data[i - 1] != '\n')
     i--;
-  if (i > s->pos) return 1 + code_points(s->data, i, a);
-  return s->pos_column ? s->pos_column + code_points(s->data, i, a) : 1;
+  if (i > s->pos) /* a line start between two documents */
+    return a - i <= COLUMN_SPAN ? 1 + code_points(s->data, i, a) : 1;
+  if (!s->pos_column || s->pos_dist + (a - i) > COLUMN_SPAN) return 1;
+  return s->pos_column + code_points(s->data, i, a);
 }
 
 /* Fills in the error's stream offset, line and column (columns in code
@@ -442,6 +458,7 @@ static void consume_record(fj_stream *s, size_t next, bool terminated) {
   }
   s->line += terminated;
   s->pos_column = terminated;
+  s->pos_dist = 0;
   s->pos = next;
 }
 

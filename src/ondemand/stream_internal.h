@@ -95,6 +95,7 @@ struct fj_stream {
   uint64_t index;      /* of the next document */
   uint64_t line;       /* line of data[pos] */
   uint64_t pos_column; /* column of data[pos] (1-based, code points); 0 if not known */
+  uint64_t pos_dist;   /* bytes from the start of data[pos]'s line (if pos_column) */
   uint64_t doc_column; /* column of the document delivered last (doc_start_column()) */
   size_t scanned;      /* the search for a document end resumes here */
   bool skipping;       /* discarding the rest of an oversized document */
