@@ -122,14 +122,6 @@ static uint64_t code_points(const uint8_t *d, size_t a, size_t b) {
  * buffer and a chunked stream of the same input give the same columns). */
 #define COLUMN_SPAN 256
 
-/* Sets s's line position (pos_dist bytes and pos_column code points from
- * the start of data[pos]'s line) for data[to], the line starting at
- * data[start]; not known past COLUMN_SPAN bytes. */
-static void set_line_position(fj_stream *s, size_t start, size_t to, uint64_t column) {
-  s->pos_dist = to - start;
-  s->pos_column = s->pos_dist <= COLUMN_SPAN ? column + code_points(s->data, start, to) : 0;
-}
-
 void fj__stream_consume(fj_stream *s, size_t to) {
   uint64_t lines = fj__count_newlines(s->data, s->pos, to);
   s->line += lines;
@@ -137,10 +129,9 @@ void fj__stream_consume(fj_stream *s, size_t to) {
     size_t i = to;
     while (to - i <= COLUMN_SPAN && s->data[i - 1] != '\n')
       i--;
-    if (s->data[i - 1] == '\n')
-      set_line_position(s, i, to, 1);
-    else
-      s->pos_column = 0;
+    s->pos_dist = to - i;
+    s->pos_column =
+        s->data[i - 1] == '\n' && s->pos_dist <= COLUMN_SPAN ? 1 + code_points(s->data, i, to) : 0;
   } else if (s->pos_column && s->pos_dist + (to - s->pos) <= COLUMN_SPAN) {
     s->pos_dist += to - s->pos;
     s->pos_column += code_points(s->data, s->pos, to);
