@@ -621,7 +621,7 @@ static void block_spans(void **state) {
 static void random_round_trips(void **state) {
   fixture *f = *state;
   enum { DOCS = 3000 };
-  char *enc = malloc(4096), *dec = malloc(1024);
+  char *enc = malloc(8192), *dec = malloc(4096);
   assert_true(enc && dec);
   for (int d = 0; d < DOCS; d++) {
     size_t en = 0, dn = 0;
@@ -636,9 +636,15 @@ static void random_round_trips(void **state) {
     if (d % 3 == 0)
       for (size_t i = 0; i < cps; i++)
         emit(rnd() % 2 ? '\\' : '"', dec, &dn, enc, &en);
-    else if (d % 3 == 1) /* text: long stretches between escapes */
+    else if (d % 3 == 1 && d % 2) /* text: short stretches between escapes */
       for (size_t i = 0; i < 2 * cps; i++)
         emit(rnd() % 8 ? 0x20 + rnd() % 0x5f : random_cp(), dec, &dn, enc, &en);
+    else if (d % 3 == 1) /* stretches of 0-199 bytes: every width of copy_plain's steps */
+      for (size_t i = 0; i < cps / 8; i++) {
+        for (size_t k = rnd() % 200; k; k--)
+          emit(0x20 + rnd() % 0x5f, dec, &dn, enc, &en);
+        emit(random_cp(), dec, &dn, enc, &en);
+      }
     else
       for (size_t i = 0; i < cps; i++)
         emit(random_cp(), dec, &dn, enc, &en);

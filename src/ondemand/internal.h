@@ -90,9 +90,10 @@ struct fj_parser {
   uint64_t doc; /* the current document's serial */
   fj__arena scratch;
   fj__field_table fields; /* field_table.c */
-  /* stage-2 string primitive of the stage-1 kernel in use (string.c) */
+  /* stage-2 string primitives of the stage-1 kernel in use (string.c) */
   const void *kernel;
   size_t (*find_backslash)(const uint8_t *s, size_t n);
+  size_t (*copy_plain)(uint8_t *dst, const uint8_t *s, size_t n);
   /* one-entry number cache (scalar.c): a number read as an integer that
    * turned out not to be one is parsed as a double once, for the
    * fj_value_get_double() that usually follows */
@@ -321,11 +322,18 @@ static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t r
   return fj__key_equals_escaped(p, raw, raw_len, key, key_len, equal);
 }
 
-/* The stage-2 string primitive for a stage-1 kernel (by its name): the
- * index of the first backslash in the n bytes at s, or n. It reads no byte
- * outside [s, s + n). */
-typedef size_t (*fj__find_backslash_fn)(const uint8_t *s, size_t n);
-fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name);
+/* The stage-2 string primitives of a stage-1 kernel (string.c). Neither
+ * reads a byte outside [s, s + n).
+ * find_backslash: the index of the first backslash in the n bytes at s, or n.
+ * copy_plain: the same index k, having copied the k bytes before it to dst;
+ *   it may write anything to the rest of dst's n bytes, which dst must have. */
+typedef struct fj__string_kernel {
+  size_t (*find_backslash)(const uint8_t *s, size_t n);
+  size_t (*copy_plain)(uint8_t *dst, const uint8_t *s, size_t n);
+} fj__string_kernel;
+
+/* The primitives for a stage-1 kernel, by its name; never NULL. */
+const fj__string_kernel *fj__string_kernel_for(const char *kernel_name);
 
 /* The first backslash of the n bytes at s (a string's contents), or n,
  * into *first, for strings of up to 64 bytes when the caller's memory

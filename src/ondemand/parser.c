@@ -101,11 +101,13 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->err = FJ_OK;
   p->err_offset = 0;
   reset_scratch(p);
-  /* stage 2's string primitive follows the stage-1 kernel in use */
+  /* stage 2's string primitives follow the stage-1 kernel in use */
   const fj__kernel *k = fj__kernel_active();
   if (FJ_UNLIKELY(k != p->kernel)) {
+    const fj__string_kernel *sk = fj__string_kernel_for(k->name);
     p->kernel = k;
-    p->find_backslash = fj__find_backslash_for(k->name);
+    p->find_backslash = sk->find_backslash;
+    p->copy_plain = sk->copy_plain;
   }
 }
 

@@ -114,6 +114,12 @@ static size_t plain_run(const uint8_t *s, const uint8_t *end) {
   return (size_t)(p - s);
 }
 
+/* What each two-character escape "\\x" stands for, by x; 0: none. A table,
+ * not a switch: text escapes mostly \\n, and the switch's indirect jump
+ * mispredicted between \\n, \\r and \\" (gsoc-2018.json). */
+static const uint8_t short_escape[256] = {['"'] = '"',  ['\\'] = '\\', ['/'] = '/',  ['b'] = '\b',
+                                          ['f'] = '\f', ['n'] = '\n',  ['r'] = '\r', ['t'] = '\t'};
+
 /* Decodes the one escape sequence at the backslash `s` (RFC 8259 section 7)
  * into dst (at most 4 bytes; NULL: only check it). *written receives the
  * bytes produced, *used the input bytes consumed (2, 6 or 12). */
@@ -124,28 +130,21 @@ static fj_error decode_escape(const uint8_t *s, const uint8_t *end, uint32_t fla
     *err_at = s;
     return FJ_ERR_BAD_ESCAPE;
   }
-  switch (s[1]) {
-  case '"': c = '"'; break;
-  case '\\': c = '\\'; break;
-  case '/': c = '/'; break;
-  case 'b': c = '\b'; break;
-  case 'f': c = '\f'; break;
-  case 'n': c = '\n'; break;
-  case 'r': c = '\r'; break;
-  case 't': c = '\t'; break;
-  case 'u': {
-    uint32_t cp;
-    fj_error err = decode_u(s, end, flags, &cp, used, err_at);
-    if (err) return err;
-    uint8_t tmp[4];
-    *written = put_utf8(dst ? dst : tmp, cp);
+  if (FJ_LIKELY((c = short_escape[s[1]]) != 0)) {
+    if (dst) *dst = c;
+    *written = 1;
+    *used = 2;
     return FJ_OK;
   }
-  default: *err_at = s; return FJ_ERR_BAD_ESCAPE;
+  if (s[1] != 'u') {
+    *err_at = s;
+    return FJ_ERR_BAD_ESCAPE;
   }
-  if (dst) *dst = c;
-  *written = 1;
-  *used = 2;
+  uint32_t cp;
+  fj_error err = decode_u(s, end, flags, &cp, used, err_at);
+  if (err) return err;
+  uint8_t tmp[4];
+  *written = put_utf8(dst ? dst : tmp, cp);
   return FJ_OK;
 }
 
@@ -175,12 +174,14 @@ fj_error fj__unescape(const uint8_t *src, const uint8_t *end, uint8_t *dst, size
   return FJ_OK;
 }
 
-/* ---- finding backslashes: the stage-2 string primitive ----------------------
+/* ---- finding backslashes: the stage-2 string primitives ---------------------
  * A string's end is known from the index (fj__string_close), so reading it
  * only needs the first backslash: none means the string is its raw bytes.
- * One variant per stage-1 kernel, chosen with it (fj__find_backslash_for),
- * so FASTJSON_KERNEL and fj_kernel_select() steer stage 2 too, and a build
- * without -march flags still runs the AVX2 / AVX-512 code. */
+ * Unescaping copies the stretches between escapes while finding the next
+ * one. One variant of each per stage-1 kernel, chosen with it
+ * (fj__string_kernel_for), so FASTJSON_KERNEL and fj_kernel_select() steer
+ * stage 2 too, and a build without -march flags still runs the AVX2 /
+ * AVX-512 code. */
 
 static size_t find_backslash_swar(const uint8_t *s, size_t n) {
   const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
@@ -194,6 +195,12 @@ static size_t find_backslash_swar(const uint8_t *s, size_t n) {
   while (i < n && s[i] != '\\')
     i++;
   return i;
+}
+
+static size_t copy_plain_swar(uint8_t *dst, const uint8_t *s, size_t n) {
+  size_t k = find_backslash_swar(s, n);
+  memcpy(dst, s, k);
+  return k;
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -217,13 +224,35 @@ static size_t find_backslash_swar(const uint8_t *s, size_t n) {
     return m ? i + (size_t)__builtin_ctz(m) : n;                                                   \
   }
 
+/* Copy and search in one pass, W bytes a step: each block is stored whole
+ * before it is searched (dst has room for n bytes), and what is left after
+ * the last whole block goes to `smaller`. */
+#define FJ_COPY_PLAIN_VEC(name, attr, W, vec, set1, loadu, storeu, cmpeq, movemask, smaller)       \
+  attr static size_t name(uint8_t *dst, const uint8_t *s, size_t n) {                              \
+    const vec bs = set1('\\');                                                                     \
+    size_t i = 0;                                                                                  \
+    for (; i + W <= n; i += W) {                                                                   \
+      const vec v = loadu((const vec *)(const void *)(s + i));                                     \
+      storeu((vec *)(void *)(dst + i), v);                                                         \
+      unsigned m = (unsigned)movemask(cmpeq(v, bs));                                               \
+      if (m) return i + (size_t)__builtin_ctz(m);                                                  \
+    }                                                                                              \
+    return i + smaller(dst + i, s + i, n - i);                                                     \
+  }
+
 /* SSE2 is part of x86-64: no target attribute needed. */
 FJ_FIND_BACKSLASH_VEC(find_backslash_sse2, , 16, __m128i, _mm_set1_epi8, _mm_loadu_si128,
                       _mm_cmpeq_epi8, _mm_movemask_epi8, find_backslash_swar)
 FJ_FIND_BACKSLASH_VEC(find_backslash_avx2, __attribute__((target("avx2"))), 32, __m256i,
                       _mm256_set1_epi8, _mm256_loadu_si256, _mm256_cmpeq_epi8, _mm256_movemask_epi8,
                       find_backslash_sse2)
+FJ_COPY_PLAIN_VEC(copy_plain_sse2, , 16, __m128i, _mm_set1_epi8, _mm_loadu_si128, _mm_storeu_si128,
+                  _mm_cmpeq_epi8, _mm_movemask_epi8, copy_plain_swar)
+FJ_COPY_PLAIN_VEC(copy_plain_avx2, __attribute__((target("avx2"))), 32, __m256i, _mm256_set1_epi8,
+                  _mm256_loadu_si256, _mm256_storeu_si256, _mm256_cmpeq_epi8, _mm256_movemask_epi8,
+                  copy_plain_sse2)
 #undef FJ_FIND_BACKSLASH_VEC
+#undef FJ_COPY_PLAIN_VEC
 
 /* Masked loads never touch the bytes outside the mask. */
 __attribute__((target("avx512f,avx512bw,bmi2"))) static size_t
@@ -239,16 +268,39 @@ find_backslash_avx512(const uint8_t *s, size_t n) {
   uint64_t m = _mm512_mask_cmpeq_epi8_mask(live, _mm512_maskz_loadu_epi8(live, s + i), bs);
   return m ? i + (size_t)__builtin_ctzll(m) : n;
 }
+
+/* The last, partial block with a masked load and store. */
+__attribute__((target("avx512f,avx512bw,bmi2"))) static size_t
+copy_plain_avx512(uint8_t *dst, const uint8_t *s, size_t n) {
+  const __m512i bs = _mm512_set1_epi8('\\');
+  size_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i v = _mm512_loadu_si512((const void *)(s + i));
+    _mm512_storeu_si512((void *)(dst + i), v);
+    uint64_t m = _mm512_cmpeq_epi8_mask(v, bs);
+    if (m) return i + (size_t)__builtin_ctzll(m);
+  }
+  if (i == n) return n;
+  __mmask64 live = _bzhi_u64(~0ull, (unsigned)(n - i));
+  const __m512i v = _mm512_maskz_loadu_epi8(live, s + i);
+  _mm512_mask_storeu_epi8(dst + i, live, v);
+  uint64_t m = _mm512_mask_cmpeq_epi8_mask(live, v, bs);
+  return m ? i + (size_t)__builtin_ctzll(m) : n;
+}
 #endif
 
-fj__find_backslash_fn fj__find_backslash_for(const char *kernel_name) {
+const fj__string_kernel *fj__string_kernel_for(const char *kernel_name) {
+  static const fj__string_kernel swar = {find_backslash_swar, copy_plain_swar};
 #ifdef FJ_STRING_X86
-  if (strcmp(kernel_name, "avx512") == 0) return find_backslash_avx512;
-  if (strcmp(kernel_name, "avx2") == 0) return find_backslash_avx2;
-  if (strcmp(kernel_name, "sse42") == 0) return find_backslash_sse2;
+  static const fj__string_kernel avx512 = {find_backslash_avx512, copy_plain_avx512},
+                                 avx2 = {find_backslash_avx2, copy_plain_avx2},
+                                 sse2 = {find_backslash_sse2, copy_plain_sse2};
+  if (strcmp(kernel_name, "avx512") == 0) return &avx512;
+  if (strcmp(kernel_name, "avx2") == 0) return &avx2;
+  if (strcmp(kernel_name, "sse42") == 0) return &sse2;
 #endif
   (void)kernel_name;
-  return find_backslash_swar; /* the scalar reference, and NEON for now */
+  return &swar; /* the scalar reference, and NEON for now */
 }
 
 static inline size_t find_backslash(const fj_parser *p, const uint8_t *s, size_t n) {
@@ -271,37 +323,12 @@ static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n
     out += written;
     s += used;
     if (s < end && *s == '\\') continue; /* escapes often come in runs */
-#ifdef FJ_STRING_X86
-    if (dst) {
-      /* Copy and search in one pass, 16 bytes at a time (SSE2), instead of
-       * a search and a memcpy call per stretch between escapes: most
-       * stretches in text are short. A store of 16 bytes at dst + out stays
-       * within the n bytes of dst, as out never exceeds the input read so
-       * far and 16 more input bytes are left. */
-      const __m128i bs = _mm_set1_epi8('\\');
-      for (;;) {
-        if (end - s < 16) {
-          while (s < end && *s != '\\')
-            dst[out++] = *s++;
-          break;
-        }
-        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)s);
-        _mm_storeu_si128((__m128i *)(void *)(dst + out), v);
-        const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, bs));
-        if (m) {
-          const size_t k = (size_t)__builtin_ctz(m);
-          out += k;
-          s += k;
-          break;
-        }
-        out += 16;
-        s += 16;
-      }
-      continue;
-    }
-#endif
-    size_t k = find_backslash(p, s, (size_t)(end - s));
-    if (dst) memcpy(dst + out, s, k);
+    /* the stretch up to the next escape, copied while it is searched (one
+     * pass, not a search and a memcpy call: most stretches in text are
+     * short). dst + out has room for the end - s bytes copy_plain may
+     * write: out never exceeds the input consumed. */
+    size_t k = dst ? p->copy_plain(dst + out, s, (size_t)(end - s))
+                   : find_backslash(p, s, (size_t)(end - s));
     out += k;
     s += k;
   }
