@@ -308,13 +308,13 @@ static inline size_t find_backslash(const fj_parser *p, const uint8_t *s, size_t
 }
 
 /* Unescapes the n bytes at s (a string's contents, between its quotes; the
- * first backslash is at `first`) into dst, which has room for n bytes; with
- * dst NULL, only checks the escapes. */
+ * first backslash is at `first`) into dst, which has room for n bytes and
+ * holds the `first` bytes before that backslash already; with dst NULL,
+ * only checks the escapes. */
 static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n, size_t first,
                                   uint8_t *dst, size_t *dst_len, const uint8_t **err_at) {
   const uint8_t *end = s + n;
   size_t out = first;
-  if (dst) memcpy(dst, s, first);
   s += first;
   while (s < end) { /* at a backslash */
     size_t written, used;
@@ -340,16 +340,25 @@ FJ_NOINLINE fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **ou
   const uint8_t *start = p->hot.buf + p->hot.idx[pos];
   if (FJ_UNLIKELY(*start != '"')) return fj__fail(p, FJ_ERR_WRONG_TYPE, p->hot.idx[pos]);
   const uint8_t *close = fj__string_close(p, pos);
-  size_t n = (size_t)(close - start - 1);
-  size_t first = find_backslash(p, start + 1, n);
-  if (FJ_LIKELY(first == n)) { /* no escapes: zero copy */
+  size_t n = (size_t)(close - start - 1), first;
+  uint8_t *dst = NULL;
+  if (fj__find_backslash_short(p, start + 1, n, &first) && first == n) {
+    *out = (const char *)start + 1; /* no escapes: zero copy */
+    *len = n;
+    return FJ_OK;
+  }
+  /* The unescaped text is never longer than the raw text. Copying up to
+   * the first backslash while finding it reads the text before it once,
+   * not twice (a search, then a memcpy); a string without one after all
+   * gives its copy back. */
+  const fj__arena_mark mark = fj__arena_save(p);
+  if (!(dst = fj__arena_alloc(p, n))) return fj__fail(p, FJ_ERR_NOMEM, p->hot.idx[pos]);
+  if ((first = p->copy_plain(dst, start + 1, n)) == n) {
+    fj__arena_restore(p, mark);
     *out = (const char *)start + 1;
     *len = n;
     return FJ_OK;
   }
-  /* the unescaped text is never longer than the raw text */
-  uint8_t *dst = fj__arena_alloc(p, n);
-  if (!dst) return fj__fail(p, FJ_ERR_NOMEM, p->hot.idx[pos]);
   const uint8_t *err_at;
   fj_error err = unescape_contents(p, start + 1, n, first, dst, len, &err_at);
   if (err) return fj__fail(p, err, (size_t)(err_at - p->hot.buf));
@@ -406,6 +415,7 @@ fj_error fj__key_equals_escaped(fj_parser *p, const uint8_t *raw, size_t raw_len
   fj__arena_mark mark = fj__arena_save(p);
   uint8_t *dst = fj__arena_alloc(p, raw_len);
   if (!dst) return fj__fail(p, FJ_ERR_NOMEM, (size_t)(raw - 1 - p->hot.buf));
+  memcpy(dst, raw, first);
   size_t n;
   const uint8_t *err_at;
   fj_error err = unescape_contents(p, raw, raw_len, first, dst, &n, &err_at);
