@@ -10,7 +10,13 @@
 #define FJ_POW5_MAX 308
 #define FJ_POW5_EXACT_MAX 55
 
-static const uint64_t fj__pow5_128[651][2] = {
+/* One copy in the library: number.c, compiled more than once, defines
+ * it where FJ_POW5_DEFINE is set (its base build) and declares it in
+ * the others. */
+extern const uint64_t fj__pow5_128[651][2];
+
+#ifdef FJ_POW5_DEFINE
+const uint64_t fj__pow5_128[651][2] = {
     {0xEEF453D6923BD65AULL, 0x113FAA2906A13B3FULL}, /* 5^-342 */
     {0x9558B4661B6565F8ULL, 0x4AC7CA59A424C507ULL}, /* 5^-341 */
     {0xBAAEE17FA23EBF76ULL, 0x5D79BCF00D2DF649ULL}, /* 5^-340 */
@@ -663,5 +669,6 @@ static const uint64_t fj__pow5_128[651][2] = {
     {0xE3D8F9E563A198E5ULL, 0x58180FDDD97723A6ULL}, /* 5^307 */
     {0x8E679C2F5E44FF8FULL, 0x570F09EAA7EA7648ULL}, /* 5^308 */
 };
+#endif
 
 #endif
