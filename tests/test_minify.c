@@ -41,6 +41,16 @@ static guarded in_mem, out_mem;
 static uint8_t *ref_out, *scratch;
 static const fj__kernel *kernels[8];
 static size_t kernel_count;
+static bool simde_only; /* --simde: the avx512 kernel's minify through SIMDe only */
+
+#ifdef FJ_TEST_AVX512_SIMDE
+/* kernel_avx512.c compiled with FJ_AVX512_SIMDE, its names renamed
+ * (tests/CMakeLists.txt); this test uses only its name and minify */
+size_t fj__minify_avx512_simde(const uint8_t *in, size_t len, uint8_t *out,
+                               fj__minify_carry *carry);
+static const fj__kernel avx512_simde = {.name = "avx512 (SIMDe)",
+                                        .minify = fj__minify_avx512_simde};
+#endif
 
 static int guard(guarded *g) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -57,10 +67,19 @@ static int setup(void **state) {
   if (guard(&in_mem) || guard(&out_mem)) return -1;
   ref_out = malloc(MAX_LEN);
   scratch = malloc(MAX_LEN + 1);
-  size_t n;
-  const fj__kernel *const *all = fj__kernels(&n);
-  for (size_t i = 0; i < n && kernel_count < 8; i++)
-    if (all[i]->supported()) kernels[kernel_count++] = all[i];
+  if (simde_only) {
+#ifdef FJ_TEST_AVX512_SIMDE
+    kernels[kernel_count++] = &avx512_simde;
+#else
+    fprintf(stderr, "--simde: this build has no SIMDe avx512 kernel (SIMDe not found)\n");
+    return -1;
+#endif
+  } else {
+    size_t n;
+    const fj__kernel *const *all = fj__kernels(&n);
+    for (size_t i = 0; i < n && kernel_count < 8; i++)
+      if (all[i]->supported()) kernels[kernel_count++] = all[i];
+  }
   return ref_out && scratch ? 0 : -1;
 }
 
@@ -389,7 +408,8 @@ static void sink_error(void **state) {
   free(doc);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  simde_only = argc > 1 && strcmp(argv[1], "--simde") == 0;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(corpus_files),     cmocka_unit_test(test_suite_files),
       cmocka_unit_test(every_prefix),     cmocka_unit_test(backslash_runs),
