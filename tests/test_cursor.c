@@ -781,6 +781,118 @@ static void misuse_errors(void **state) {
 
 /* A failed call zeroes the handles it would have written, and a zeroed
  * handle is refused: a caller who ignores the error reads nothing. */
+/* ---- copies of an iteration --------------------------------------------------
+ * Copies of an fj_array or fj_object share the one cursor: once one copy
+ * steps, the others are out of date, and their steps must be refused
+ * (FJ_ERR_OUT_OF_ORDER), not read on past what the copy read. Each case runs
+ * through the header's inline paths and through the exported functions
+ * (called by address). */
+
+typedef struct steppers {
+  fj_error (*array_next)(fj_array *, fj_value *);
+  fj_error (*object_next_key)(fj_object *, const char **, size_t *, fj_value *);
+  fj_error (*object_next)(fj_object *, fj_value *, fj_value *);
+} steppers;
+
+static fj_error inline_array_next(fj_array *a, fj_value *e) { return fj_array_next(a, e); }
+static fj_error inline_object_next_key(fj_object *o, const char **k, size_t *n, fj_value *v) {
+  return fj_object_next_key(o, k, n, v);
+}
+static fj_error inline_object_next(fj_object *o, fj_value *k, fj_value *v) {
+  return fj_object_next(o, k, v);
+}
+
+static const steppers inline_steps = {inline_array_next, inline_object_next_key,
+                                      inline_object_next};
+static const steppers exported_steps = {fj_array_next, fj_object_next_key, fj_object_next};
+
+static int64_t next_i64(const steppers *st, fj_array *a) {
+  fj_value v;
+  OK(st->array_next(a, &v));
+  return get_i64(&v);
+}
+
+static void copied_array_of_scalars(fixture *f, const steppers *st) {
+  fj_value root = parse(f, "[10, 20, 30, 40]"), v;
+  fj_array a, b;
+  OK(fj_value_get_array(&root, &a));
+  assert_int_equal(next_i64(st, &a), 10);
+  b = a;
+  assert_int_equal(next_i64(st, &b), 20);
+  EXPECT(st->array_next(&a, &v), FJ_ERR_OUT_OF_ORDER); /* not 30 */
+  assert_int_equal(next_i64(st, &b), 30);              /* the copy that stepped goes on */
+  EXPECT(st->array_next(&a, &v), FJ_ERR_OUT_OF_ORDER);
+  assert_int_equal(next_i64(st, &b), 40);
+  EXPECT(st->array_next(&b, &v), FJ_END);
+  EXPECT(st->array_next(&a, &v), FJ_ERR_OUT_OF_ORDER); /* its container was left */
+
+  root = parse(f, "[10, 20]"); /* a fresh iteration, copied before its first step */
+  OK(fj_value_get_array(&root, &a));
+  b = a;
+  assert_int_equal(next_i64(st, &a), 10);
+  EXPECT(st->array_next(&b, &v), FJ_ERR_OUT_OF_ORDER); /* not 10 again, nor 20 */
+  assert_int_equal(next_i64(st, &a), 20);
+}
+
+static void copied_array_of_containers(fixture *f, const steppers *st) {
+  fj_value root = parse(f, "[[1, 2], [3, 4], 5, [6], []]"), e, x;
+  fj_array a, b, in;
+  OK(fj_value_get_array(&root, &a));
+  OK(st->array_next(&a, &e)); /* [1, 2], read to its end */
+  OK(fj_value_get_array(&e, &in));
+  assert_int_equal(next_i64(st, &in), 1);
+  assert_int_equal(next_i64(st, &in), 2);
+  EXPECT(st->array_next(&in, &x), FJ_END);
+  b = a;
+  OK(st->array_next(&b, &e)); /* [3, 4]: the copy's, not entered */
+  EXPECT(st->array_next(&a, &x), FJ_ERR_OUT_OF_ORDER);
+  OK(fj_value_get_array(&e, &in)); /* entered and partly read */
+  assert_int_equal(next_i64(st, &in), 3);
+  EXPECT(st->array_next(&a, &x), FJ_ERR_OUT_OF_ORDER); /* the open child is not its element */
+  assert_int_equal(next_i64(st, &b), 5);               /* the rest of [3, 4] is skipped */
+  OK(st->array_next(&b, &e));                          /* [6], skipped whole */
+  b = a = b;                                           /* copies of the same state agree */
+  OK(fj_value_skip(&e));
+  OK(st->array_next(&a, &e)); /* [], entered and left */
+  OK(fj_value_get_array(&e, &in));
+  EXPECT(st->array_next(&in, &x), FJ_END);
+  EXPECT(st->array_next(&b, &x), FJ_ERR_OUT_OF_ORDER); /* a stepped after the copy */
+  EXPECT(st->array_next(&a, &x), FJ_END);
+}
+
+static void copied_objects(fixture *f, const steppers *st) {
+  fj_value root = parse(f, "{\"a\": 1, \"b\": {\"x\": 2}, \"c\": 3, \"d\": 4}"), v, k;
+  fj_object o, c;
+  const char *s;
+  size_t n;
+  OK(fj_value_get_object(&root, &o));
+  OK(st->object_next_key(&o, &s, &n, &v));
+  assert_int_equal(get_i64(&v), 1);
+  c = o;
+  OK(st->object_next_key(&c, &s, &n, &v)); /* "b", not entered */
+  assert_memory_equal(s, "b", 1);
+  EXPECT(st->object_next_key(&o, &s, &n, &v), FJ_ERR_OUT_OF_ORDER);
+  assert_null(s);
+  EXPECT(st->object_next(&o, &k, &v), FJ_ERR_OUT_OF_ORDER);
+  OK(st->object_next(&c, &k, &v)); /* "c" */
+  assert_int_equal(get_i64(&v), 3);
+  o = c;
+  OK(fj_object_find(&o, "d", &v)); /* a lookup steps too */
+  assert_int_equal(get_i64(&v), 4);
+  EXPECT(st->object_next(&c, &k, &v), FJ_ERR_OUT_OF_ORDER);
+  EXPECT(st->object_next(&o, &k, &v), FJ_END);
+}
+
+static void copied_iterations(void **state) {
+  fixture *f = *state;
+  const steppers *ways[] = {&inline_steps, &exported_steps};
+  for (size_t i = 0; i < 2; i++) {
+    copied_array_of_scalars(f, ways[i]);
+    copied_array_of_containers(f, ways[i]);
+    copied_objects(f, ways[i]);
+  }
+}
+
 static void failures_leave_refused_handles(void **state) {
   fixture *f = *state;
   fj_value root = parse(f, "{\"a\": [1], \"b\": 2}"), v, k;
@@ -1529,6 +1641,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(skipping_stops_at_the_closing_bracket, setup, teardown),
       cmocka_unit_test_setup_teardown(passed_over_containers_close_in_kind, setup, teardown),
       cmocka_unit_test_setup_teardown(misuse_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(copied_iterations, setup, teardown),
       cmocka_unit_test_setup_teardown(failures_leave_refused_handles, setup, teardown),
       cmocka_unit_test_setup_teardown(rewind_restarts, setup, teardown),
       cmocka_unit_test_setup_teardown(depth_option, setup, teardown),

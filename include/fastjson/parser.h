@@ -113,6 +113,7 @@ typedef struct fj__cursor {
   size_t len;         /* the document's length in bytes */
   uint64_t cur;       /* serial of the innermost open entry (open[depth]) */
   uint64_t *open;     /* serials of the open entries by depth */
+  uint32_t *open_at;  /* the first structural (bracket) of each open entry, by depth */
   uint64_t serial;    /* the last serial handed out */
   uint32_t n;         /* entries in idx */
   uint32_t pos;       /* next structural to read */
@@ -128,6 +129,13 @@ typedef struct fj__cursor {
    * string is usually in it too, and one compare each way replaces finding
    * its blocks' bits. */
   const uint8_t *clean_lo, *clean_hi;
+  /* The container the cursor last left or skipped whole: its first
+   * structural << 32 | where the cursor then stood (UINT64_MAX: none). An
+   * iteration whose previous element that was may step on from there; one
+   * whose previous element is anything else may not (another copy of the
+   * iteration stepped on: its steps are misuse, not reads). One word: one
+   * store on leaving, one load on stepping. */
+  uint64_t left;
 } fj__cursor;
 
 /** A handle to one value of the current document: a position in the
@@ -142,23 +150,29 @@ typedef struct fj_value {
   uint32_t meta;   /* depth (0 for the root) | fj_type of the first byte << 24 */
 } fj_value;
 
-/** An iteration over the elements of an array. Fields are private. */
+/** An iteration over the elements of an array. Fields are private. It is a
+ *  view of the parser's one cursor: a copy may be made and used, but once
+ *  one copy steps (next, at, find), the others are out of date and every
+ *  step on them fails with FJ_ERR_OUT_OF_ORDER rather than read on past
+ *  what the copy read. */
 typedef struct fj_array {
   fj_parser *parser;
   uint64_t serial; /* this entry's serial, unique in the parser's lifetime */
   uint32_t start;  /* index of '[' */
   uint32_t depth;  /* depth of the elements */
-  uint32_t last;   /* index of the last element returned */
+  uint32_t last;   /* index of the last element returned ('[' before the first) */
   uint32_t state;
 } fj_array;
 
-/** An iteration over the fields of an object. Fields are private. */
+/** An iteration over the fields of an object. Fields are private. Copies
+ *  share the cursor as fj_array's do: only the copy that stepped last may
+ *  step on. */
 typedef struct fj_object {
   fj_parser *parser;
   uint64_t serial;
   uint32_t start; /* index of '{' */
   uint32_t depth; /* depth of the field values */
-  uint32_t last;  /* index of the last field value returned */
+  uint32_t last;  /* index of the last field value returned ('{' before the first) */
   uint32_t state;
 } fj_object;
 
@@ -393,8 +407,9 @@ FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
  *          zeroed `*a`); FJ_ERR_EXPECTED_VALUE;
  *          FJ_ERR_EXPECTED_COMMA; FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT
  *          (after the root array closes, and again on every later call on
- *          it); FJ_ERR_OUT_OF_ORDER (the cursor has
- *          left this array); FJ_ERR_STALE_DOCUMENT. */
+ *          it); FJ_ERR_OUT_OF_ORDER (the cursor has left this array, or
+ *          another copy of `*a` has stepped since this one did);
+ *          FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_array_next(fj_array *a, fj_value *elem);
 
 /** The element at index `i` (0-based), counted from the iteration's current
@@ -426,7 +441,7 @@ FJ_API fj_error fj_value_get_object(const fj_value *v, fj_object *out);
  *          or a zeroed `*o`); FJ_ERR_EXPECTED_KEY;
  *          FJ_ERR_EXPECTED_COLON; FJ_ERR_EXPECTED_VALUE; FJ_ERR_EXPECTED_COMMA;
  *          FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT (as fj_array_next());
- *          FJ_ERR_OUT_OF_ORDER; FJ_ERR_STALE_DOCUMENT. */
+ *          FJ_ERR_OUT_OF_ORDER (as fj_array_next()); FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
 
 /** The next field with its key already read as fj_value_get_string() reads
@@ -571,10 +586,12 @@ static inline void fj__hand_out(fj_parser *p, fj__cursor *c, uint32_t pos, uint6
   out->meta = depth | (uint32_t)(t - 1) << 24;
 }
 
-/* Leaves the container whose closing bracket is structural pos (never the
- * root's, whose end the exported functions check) and ends the iteration. */
-static inline fj_error fj__leave(fj__cursor *c, uint32_t pos, uint32_t *state, fj_value *out) {
+/* Leaves the container whose brackets are structurals start and pos (never
+ * the root, whose end the exported functions check) and ends the iteration. */
+static inline fj_error fj__leave(fj__cursor *c, uint32_t start, uint32_t pos, uint32_t *state,
+                                 fj_value *out) {
   c->pos = pos + 1;
+  c->left = (uint64_t)start << 32 | (pos + 1);
   c->depth--;
   c->cur = c->open[c->depth];
   *state = FJ__ITER_DONE;
@@ -589,25 +606,36 @@ static inline fj_error fj__leave(fj__cursor *c, uint32_t pos, uint32_t *state, f
 static inline uint64_t fj__enter(const fj_value *v, fj_type type) {
   if (!fj__handle_ok(v) || fj_value_type(v) != type) return 0;
   fj__cursor *c = fj__cursor_of(v->parser);
-  const uint32_t depth = v->meta & 0xFFFFFFu;
-  if (c->pos != v->pos || c->depth != depth || depth + 1 > c->max_depth) return 0;
+  /* v's fields are read before the cursor's are written: the stores could
+   * alias them, and would make the compiler read them again */
+  const uint32_t depth = v->meta & 0xFFFFFFu, at = v->pos;
+  if (c->pos != at || c->depth != depth || depth + 1 > c->max_depth) return 0;
   const uint64_t serial = ++c->serial;
   c->open[depth + 1] = serial;
   c->cur = serial;
   c->depth = depth + 1;
-  c->pos = v->pos + 1;
+  c->pos = at + 1;
+  c->open_at[depth + 1] = at;
   return serial;
 }
+
+/* A fresh iteration of the container v, which fj__enter() entered as entry
+ * `serial`: the one layout of fj_array and fj_object. */
+#define FJ__FRESH_ITERATION(out, v, serial)                                                        \
+  do {                                                                                             \
+    const uint32_t at_ = (v)->pos, depth_ = ((v)->meta & 0xFFFFFFu) + 1;                           \
+    (out)->parser = (v)->parser;                                                                   \
+    (out)->serial = (serial);                                                                      \
+    (out)->start = at_;                                                                            \
+    (out)->depth = depth_;                                                                         \
+    (out)->last = at_; /* as if the bracket were the previous element */                           \
+    (out)->state = FJ__ITER_FRESH;                                                                 \
+  } while (0)
 
 static inline fj_error fj__value_get_array_inline(const fj_value *v, fj_array *out) {
   uint64_t serial;
   if (out && (serial = fj__enter(v, FJ_TYPE_ARRAY)) != 0) {
-    out->parser = v->parser;
-    out->serial = serial;
-    out->start = v->pos;
-    out->depth = (v->meta & 0xFFFFFFu) + 1;
-    out->last = UINT32_MAX;
-    out->state = FJ__ITER_FRESH;
+    FJ__FRESH_ITERATION(out, v, serial);
     return FJ_OK;
   }
   FJ__CALL_ENTER(fj_value_get_array, v, fj_array, out);
@@ -616,12 +644,7 @@ static inline fj_error fj__value_get_array_inline(const fj_value *v, fj_array *o
 static inline fj_error fj__value_get_object_inline(const fj_value *v, fj_object *out) {
   uint64_t serial;
   if (out && (serial = fj__enter(v, FJ_TYPE_OBJECT)) != 0) {
-    out->parser = v->parser;
-    out->serial = serial;
-    out->start = v->pos;
-    out->depth = (v->meta & 0xFFFFFFu) + 1;
-    out->last = UINT32_MAX;
-    out->state = FJ__ITER_FRESH;
+    FJ__FRESH_ITERATION(out, v, serial);
     return FJ_OK;
   }
   FJ__CALL_ENTER(fj_value_get_object, v, fj_object, out);
@@ -629,16 +652,18 @@ static inline fj_error fj__value_get_object_inline(const fj_value *v, fj_object 
 
 /* The next element starts at structural *pos (0: fall back; 1: an element
  * is there; 2: the container ends there). The cursor is directly inside the
- * iteration with at least `reach` structurals left, and the previous element
- * was a scalar handed out (the cursor stepped over it) or a container read to
- * its end. */
+ * iteration with at least `reach` structurals left, and right after the
+ * previous element (at `last`; a fresh iteration's is its bracket): a scalar
+ * handed out (the cursor stepped over it) or a container read to its end.
+ * Anything else falls back: a container to skip, or an iteration that
+ * another copy of it has moved on from, which the exported functions refuse. */
 static inline int fj__step(const fj__cursor *c, uint32_t state, uint32_t last, uint32_t reach,
                            uint8_t close, uint32_t *pos) {
   uint32_t at = c->pos;
   if (at + reach >= c->n) return 0;
+  if (at != last + 1 && ((uint64_t)last << 32 | at) != c->left) return 0;
   uint8_t b = c->buf[c->idx[at]];
   if (state == FJ__ITER_MIDDLE) {
-    if (at == last) return 0; /* on the previous element: a container to skip */
     if (b == ',') {
       *pos = at + 1;
       return 1;
@@ -666,7 +691,7 @@ static inline fj_error fj__array_next_inline(fj_array *a, fj_value *elem) {
       fj__hand_out(p, c, pos, a->serial, a->depth, t, elem);
       return FJ_OK;
     }
-    if (r == 2 && a->depth > 1) return fj__leave(c, pos, &a->state, elem);
+    if (r == 2 && a->depth > 1) return fj__leave(c, a->start, pos, &a->state, elem);
   }
   return fj__call_array_next(a, elem);
 }
@@ -781,7 +806,7 @@ static inline fj_error fj__object_next_key_inline(fj_object *o, const char **key
     if (r == 2 && o->depth > 1) {
       *key = NULL;
       *key_len = 0;
-      return fj__leave(c, pos, &o->state, value);
+      return fj__leave(c, o->start, pos, &o->state, value);
     }
   }
   if (!key || !key_len) return (fj_object_next_key)(o, key, key_len, value);

@@ -77,7 +77,9 @@ static fj_error skip_container(fj_parser *p) {
   p->hot.pos++;
   p->hot.depth = depth + 1;
   fj_error err = fj__skip_to_depth(p, depth);
-  return err ? err : fj__check_pair(p, open, p->hot.pos - 1);
+  if (!err) err = fj__check_pair(p, open, p->hot.pos - 1);
+  if (!err) p->hot.left = (uint64_t)open << 32 | p->hot.pos;
+  return err;
 }
 
 /* fj__skip_current, inlined where the cursor steps over values: a scalar
@@ -122,6 +124,7 @@ static fj_error enter(const fj_value *v, fj_type type, uint64_t *serial) {
   if (depth > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, v->pos));
   *serial = ++p->hot.serial;
   p->hot.open[depth] = *serial;
+  p->hot.open_at[depth] = v->pos;
   p->hot.cur = *serial;
   p->hot.depth = depth;
   p->hot.pos = v->pos + 1;
@@ -136,7 +139,7 @@ fj_error(fj_value_get_array)(const fj_value *v, fj_array *out) {
     *out = (fj_array){0}; /* refused by every later call */
     return err;
   }
-  *out = (fj_array){v->parser, serial, v->pos, child_depth(v), UINT32_MAX, FJ_ITER_FRESH};
+  *out = (fj_array){v->parser, serial, v->pos, child_depth(v), v->pos, FJ_ITER_FRESH};
   return FJ_OK;
 }
 
@@ -148,7 +151,7 @@ fj_error(fj_value_get_object)(const fj_value *v, fj_object *out) {
     *out = (fj_object){0}; /* refused by every later call */
     return err;
   }
-  *out = (fj_object){v->parser, serial, v->pos, child_depth(v), UINT32_MAX, FJ_ITER_FRESH};
+  *out = (fj_object){v->parser, serial, v->pos, child_depth(v), v->pos, FJ_ITER_FRESH};
   return FJ_OK;
 }
 
@@ -162,19 +165,37 @@ static fj_error ended(fj_parser *p, uint32_t depth) {
   return FJ_END;
 }
 
+/* Whether the cursor, directly inside an iteration, stands where that
+ * iteration left it: on its previous element (at `last`), or right after
+ * it, having stepped over a scalar or left or skipped a container; for a
+ * fresh iteration, on its first structural. Otherwise another copy of the
+ * iteration has stepped on, and this one is out of date. */
+static inline bool where_left(const fj_parser *p, uint32_t state, uint32_t last, uint32_t start) {
+  const uint32_t pos = p->hot.pos;
+  if (state == FJ_ITER_FRESH) return pos == start + 1;
+  return pos == last || pos == last + 1 || ((uint64_t)last << 32 | pos) == p->hot.left;
+}
+
 /* Checks an iteration and brings the cursor to the position after its
  * previous element: out of whatever child the caller entered, and over the
  * previous element if the caller did not read it. The usual case (the
- * cursor at the iteration's depth) costs a few compares. */
+ * cursor at the iteration's depth) costs a few compares. An iteration that
+ * is not where it left the cursor (a copy of it stepped on) is refused:
+ * reading on would skip what the copy read. */
 static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t state,
                               uint32_t last, uint32_t start) {
-  if (FJ_LIKELY(p->hot.cur == serial)) /* directly inside: open, not done */
+  if (FJ_LIKELY(p->hot.cur == serial)) { /* directly inside: open, not done */
+    if (FJ_UNLIKELY(!where_left(p, state, last, start)))
+      return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
     return p->hot.pos == last ? skip_value(p) : FJ_OK;
+  }
   if (FJ_UNLIKELY(!p->doc || serial < p->doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
   if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return ended(p, depth);
-  if (!fj__entry_open(p, serial, depth))
+  /* the caller entered the previous element, and no other */
+  if (!fj__entry_open(p, serial, depth) || state != FJ_ITER_MIDDLE ||
+      p->hot.open_at[depth + 1] != last)
     return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
-  return fj__skip_to_depth(p, depth); /* the caller entered the previous element */
+  return fj__skip_to_depth(p, depth);
 }
 
 fj_error fj__check_value_slow(const fj_value *v) {
@@ -185,9 +206,10 @@ fj_error fj__check_value_slow(const fj_value *v) {
   return FJ_OK;
 }
 
-/* Leaves the container whose closing bracket is at the cursor. */
-static fj_error close_container(fj_parser *p, uint32_t *state) {
-  p->hot.pos++;
+/* Leaves the container whose closing bracket is at the cursor (its opening
+ * one at structural start). */
+static fj_error close_container(fj_parser *p, uint32_t start, uint32_t *state) {
+  p->hot.left = (uint64_t)start << 32 | ++p->hot.pos;
   p->hot.depth--;
   p->hot.cur = p->hot.open[p->hot.depth];
   *state = FJ_ITER_DONE;
@@ -220,12 +242,12 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
       c = fj__char(p, ++pos);
       p->hot.pos = pos;
     } else if (c == ']') {
-      return close_container(p, &a->state);
+      return close_container(p, a->start, &a->state);
     } else {
       return expected_comma(p, pos);
     }
   } else if (c == ']') {
-    return close_container(p, &a->state);
+    return close_container(p, a->start, &a->state);
   }
   if (FJ_UNLIKELY(!fj__is_value_start(c))) return expected_value(p, pos);
   a->state = FJ_ITER_MIDDLE;
@@ -248,9 +270,11 @@ enum { LEAF_GENERAL, LEAF_CLOSED, LEAF_NEXT };
  * finds the structural where the next element starts: *at, after the ','
  * that must come first unless the iteration is fresh. */
 static inline int leaf_step(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t *state,
-                            uint32_t last, uint32_t reach, uint8_t close, uint32_t *at) {
+                            uint32_t last, uint32_t start, uint32_t reach, uint8_t close,
+                            uint32_t *at) {
   uint32_t pos = p->hot.pos;
   if (FJ_UNLIKELY(p->hot.cur != serial || pos + reach >= p->hot.n)) return LEAF_GENERAL;
+  if (FJ_UNLIKELY(!where_left(p, *state, last, start))) return LEAF_GENERAL;
   const uint8_t *buf = p->hot.buf;
   const uint32_t *idx = p->hot.idx;
   uint8_t c;
@@ -276,6 +300,7 @@ static inline int leaf_step(fj_parser *p, uint64_t serial, uint32_t depth, uint3
   }
   if (c != close || (depth == 1 && pos + 1 != p->hot.n)) return LEAF_GENERAL;
   p->hot.pos = pos + 1;
+  p->hot.left = (uint64_t)start << 32 | (pos + 1);
   p->hot.depth--;
   p->hot.cur = p->hot.open[p->hot.depth];
   *state = FJ_ITER_DONE;
@@ -311,7 +336,7 @@ fj_error(fj_array_next)(fj_array *a, fj_value *elem) {
   if (FJ_LIKELY(a && a->parser)) {
     fj_parser *p = a->parser;
     uint32_t pos;
-    int r = leaf_step(p, a->serial, a->depth, &a->state, a->last, 2, ']', &pos);
+    int r = leaf_step(p, a->serial, a->depth, &a->state, a->last, a->start, 2, ']', &pos);
     if (r == LEAF_CLOSED) return refused(FJ_END, elem);
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(t = fj__type_of[leaf_char(p, pos)])) {
@@ -381,7 +406,7 @@ static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *v
   uint32_t key_pos;
   bool closed;
   if (FJ_UNLIKELY(err = read_field(p, o->state, &key_pos, &closed))) return err;
-  if (FJ_UNLIKELY(closed)) return close_container(p, &o->state);
+  if (FJ_UNLIKELY(closed)) return close_container(p, o->start, &o->state);
   o->state = FJ_ITER_MIDDLE;
   o->last = p->hot.pos;
   if (key) *key = fj__handle(p, key_pos, o->depth, o->serial, '"');
@@ -396,7 +421,7 @@ static inline fj_error object_step(fj_object *o, uint32_t *key_pos, fj_value *va
   if (FJ_LIKELY(o && o->parser)) {
     fj_parser *p = o->parser;
     uint32_t pos;
-    int r = leaf_step(p, o->serial, o->depth, &o->state, o->last, 4, '}', &pos);
+    int r = leaf_step(p, o->serial, o->depth, &o->state, o->last, o->start, 4, '}', &pos);
     if (r == LEAF_CLOSED) return refused(FJ_END, value);
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
@@ -449,6 +474,7 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
   fj_parser *p = o->parser;
   /* a miss puts everything back, even an unread value settle() passes over */
   const uint32_t saved_pos = p->hot.pos, saved_depth = p->hot.depth, saved_last = o->last;
+  const uint64_t saved_left = p->hot.left;
   const uint64_t saved_cur = p->hot.cur;
   fj_error err = settle(p, o->serial, o->depth, o->state, o->last, o->start);
   if (err == FJ_END) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, o->start));
@@ -559,6 +585,7 @@ missing:
   p->hot.pos = saved_pos;
   p->hot.depth = saved_depth;
   p->hot.cur = saved_cur;
+  p->hot.left = saved_left; /* skips on the way may have moved it */
   return fj__fail(p, FJ_ERR_NO_SUCH_FIELD, fj__offset(p, o->start));
 }
 

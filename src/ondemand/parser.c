@@ -5,6 +5,12 @@
 #include "ondemand/internal.h"
 #include "scan/stage1.h"
 
+/* Bytes of the cursor's per-depth arrays, one allocation: the open
+ * entries' serials (hot.open), then their first structurals (hot.open_at). */
+static size_t open_bytes(uint32_t max_depth) {
+  return ((size_t)max_depth + 2) * (sizeof(uint64_t) + sizeof(uint32_t));
+}
+
 fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
   if (!out) return FJ_ERR_INVALID_ARG;
   *out = NULL;
@@ -22,11 +28,12 @@ fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_INVALID_ARG;
   }
-  p->hot.open = fj__malloc(a, ((size_t)p->hot.max_depth + 2) * sizeof *p->hot.open);
+  p->hot.open = fj__malloc(a, open_bytes(p->hot.max_depth));
   if (!p->hot.open) {
     fj__free(a, p, sizeof *p);
     return FJ_ERR_NOMEM;
   }
+  p->hot.open_at = (uint32_t *)(void *)(p->hot.open + p->hot.max_depth + 2);
   *out = p;
   return FJ_OK;
 }
@@ -52,7 +59,7 @@ void fj_parser_free(fj_parser *p) {
   }
   fj__fields_free(p);
   fj__free(&a, p->hot.idx, index_bytes(p->idx_cap));
-  fj__free(&a, p->hot.open, ((size_t)p->hot.max_depth + 2) * sizeof *p->hot.open);
+  fj__free(&a, p->hot.open, open_bytes(p->hot.max_depth));
   fj__free(&a, p, sizeof *p);
 }
 
@@ -96,6 +103,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
   p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */
   p->hot.clean_lo = p->hot.clean_hi = NULL; /* the old window may lie in the new buffer */
+  p->hot.left = UINT64_MAX;
   p->u_blocks = NULL;
   p->hot.pos = p->hot.depth = 0;
   p->err = FJ_OK;
@@ -191,6 +199,7 @@ fj_error fj_parser_rewind(fj_parser *p) {
   p->hot.pos = 0;
   p->hot.depth = 0;
   p->hot.cur = p->doc;
+  p->hot.left = UINT64_MAX;
   return FJ_OK;
 }
 
