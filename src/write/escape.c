@@ -216,9 +216,11 @@ static const uint8_t keep_mask[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 
 
 fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, size_t *written) {
   size_t i = 0, o = 0;
+  size_t run = 0; /* output since src + run is a plain copy of the input */
 #ifdef FJ_ESCAPE_SSE2
   scan_consts k = make_consts(flags);
 #else
+  (void)run; /* only the vector tail uses it */
   bool stop_high = (flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
   uint8_t slash = (flags & FJ__ESC_SLASH) ? '/' : '"';
   uint64_t high = stop_high ? FJ_HIGHS : 0;
@@ -261,14 +263,20 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
       size_t rem = n - i;
       unsigned m;
       if (n >= 16) {
-        /* the last 16 bytes of the string, which overlap bytes already done:
-         * blend them behind the output already written (o >= i) */
+        /* the last 16 bytes of the string, which overlap bytes already done */
         size_t back = 16 - rem;
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
-        __m128i old = _mm_loadu_si128((const __m128i *)(const void *)(dst + o - back));
-        __m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(keep_mask + rem));
-        _mm_storeu_si128((__m128i *)(void *)(dst + o - back),
-                         _mm_or_si128(_mm_and_si128(keep, old), _mm_andnot_si128(keep, v)));
+        if (i - run >= back) {
+          /* the overlap was copied as it is: store the bytes again (reading
+           * the output back would wait for the stores just made) */
+          _mm_storeu_si128((__m128i *)(void *)(dst + o - back), v);
+        } else {
+          /* blend them behind the output already written (o >= i) */
+          __m128i old = _mm_loadu_si128((const __m128i *)(const void *)(dst + o - back));
+          __m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(keep_mask + rem));
+          _mm_storeu_si128((__m128i *)(void *)(dst + o - back),
+                           _mm_or_si128(_mm_and_si128(keep, old), _mm_andnot_si128(keep, v)));
+        }
         m = scan16(v, &k) >> back;
       } else {
         __m128i v = load_partial(src + i, rem);
@@ -292,7 +300,7 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
   stop:
     if (src[i] < 0x80) {
       o += put_ascii_escape(dst + o, src[i]);
-      i++;
+      run = ++i;
     } else if ((flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE | FJ__ESC_REPLACE)) ==
                FJ__ESC_VALIDATE) {
       /* non-ASCII copied as it is: check the rest of the string once, with
@@ -308,6 +316,7 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
     } else {
       fj_error err = put_non_ascii(dst, &o, src, &i, n, flags);
       if (err) return err;
+      run = i;
     }
     if (i == n) break;
   }
