@@ -399,6 +399,53 @@ __attribute__((target("ssse3"))) static inline __m128i utf8_block_errors(__m128i
   return _mm_xor_si128(_mm_and_si128(must23, _mm_set1_epi8((char)0x80)), sc);
 }
 
+/* 0 to 15, then 0x80s: loaded at offset b, the shuffle that moves bytes b
+ * to 15 down to 0 and clears the rest. */
+static const uint8_t tail_shift[32] = {
+    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+/* 0x80s around 0 to 7 at offset 16: loaded at offset 24 - r (4 <= r < 16),
+ * the shuffle that moves bytes 8 - r to 7 to lanes 0 to r - 1 and clears
+ * the rest (lanes below r - 8 too). */
+static const uint8_t short_shift[40] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,
+                                        4,    5,    6,    7,    0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+
+static inline __m128i load_idx(const uint8_t *t) {
+  return _mm_loadu_si128((const __m128i *)(const void *)t);
+}
+
+/* The n - i < 16 bytes at src + i, padded with NULs, from loads inside the
+ * string moved into place (copying them to a buffer and loading that would
+ * call memcpy and then wait for its stores). */
+__attribute__((target("ssse3"))) static inline __m128i utf8_tail(const uint8_t *src, size_t i,
+                                                                 size_t n) {
+  size_t rem = n - i;
+  const uint8_t *s = src + i;
+  if (n >= 16) { /* the string's last 16 bytes, shifted down */
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
+    return _mm_shuffle_epi8(v, load_idx(tail_shift + 16 - rem));
+  }
+  __m128i lo, hi; /* the first and the last 8 (or 4) bytes, hi shifted up */
+  if (rem >= 8) {
+    lo = _mm_loadl_epi64((const __m128i *)(const void *)s);
+    hi = _mm_loadl_epi64((const __m128i *)(const void *)(s + rem - 8));
+  } else if (rem >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + rem - 4, 4);
+    lo = _mm_cvtsi32_si128((int)a);
+    hi = _mm_slli_si128(_mm_cvtsi32_si128((int)b), 4);
+  } else {
+    uint32_t a = s[0];
+    if (rem > 1) a |= (uint32_t)s[1] << 8;
+    if (rem > 2) a |= (uint32_t)s[2] << 16;
+    return _mm_cvtsi32_si128((int)a);
+  }
+  return _mm_or_si128(lo, _mm_shuffle_epi8(hi, load_idx(short_shift + 24 - rem)));
+}
+
 __attribute__((target("ssse3"))) static bool utf8_valid_ssse3(const uint8_t *src, size_t n) {
   /* a block ending in a lead byte (or a 3/4-byte lead 2 or 3 back) is
    * incomplete: bytes above these limits */
@@ -411,9 +458,7 @@ __attribute__((target("ssse3"))) static bool utf8_valid_ssse3(const uint8_t *src
     if (i + 16 <= n) {
       in = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
     } else if (i < n) { /* the tail, padded with NULs (which end any sequence) */
-      uint8_t tmp[16] = {0};
-      memcpy(tmp, src + i, n - i);
-      in = _mm_loadu_si128((const __m128i *)(const void *)tmp);
+      in = utf8_tail(src, i, n);
     } else {
       break;
     }
