@@ -179,34 +179,41 @@ static inline scan_consts make_consts(unsigned flags) {
   return k;
 }
 
-static inline void store8(uint8_t *d, uint64_t x) { memcpy(d, &x, 8); }
-static inline uint64_t load8(const uint8_t *s) {
-  uint64_t x;
-  memcpy(&x, s, 8);
-  return x;
-}
-
-/* The rem < 16 bytes at s in a vector padded with spaces (which never stop
- * the scan), without reading past s + rem and without a call to memcpy. */
-static inline __m128i load_partial(const uint8_t *s, size_t rem) {
-  uint8_t tmp[16];
-  _mm_storeu_si128((__m128i *)(void *)tmp, _mm_set1_epi8(' '));
-  if (rem >= 8) {
-    uint64_t lo = load8(s), hi = load8(s + rem - 8);
-    store8(tmp, lo);
-    store8(tmp + rem - 8, hi);
-  } else if (rem >= 4) {
-    uint32_t lo, hi;
-    memcpy(&lo, s, 4);
-    memcpy(&hi, s + rem - 4, 4);
-    memcpy(tmp, &lo, 4);
-    memcpy(tmp + rem - 4, &hi, 4);
-  } else if (rem) {
-    tmp[0] = s[0];
-    tmp[rem >> 1] = s[rem >> 1];
-    tmp[rem - 1] = s[rem - 1];
+/* Copies the 0 < rem < 16 bytes at s to d and returns the position of the
+ * first one to stop at (rem if none), reading only s[0, rem). The scan
+ * sees the bytes as gathered by overlapping loads, in registers: a buffer
+ * stored and loaded back whole would wait for its stores. */
+static inline size_t copy_scan_partial(uint8_t *d, const uint8_t *s, size_t rem,
+                                       const scan_consts *k) {
+  if (rem >= 8) { /* lanes 8 to 15: bytes rem - 8 to rem - 1 */
+    __m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)s);
+    __m128i hi = _mm_loadl_epi64((const __m128i *)(const void *)(s + rem - 8));
+    _mm_storel_epi64((__m128i *)(void *)d, lo);
+    _mm_storel_epi64((__m128i *)(void *)(d + rem - 8), hi);
+    unsigned m = scan16(_mm_unpacklo_epi64(lo, hi), k);
+    if (m & 0xFF) return (size_t)__builtin_ctz(m);
+    return m ? (size_t)__builtin_ctz(m) + rem - 16 : rem;
   }
-  return _mm_loadu_si128((const __m128i *)(const void *)tmp);
+  if (rem >= 4) { /* lanes 4 to 7: bytes rem - 4 to rem - 1 */
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + rem - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + rem - 4, &b, 4);
+    __m128i v = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)a), _mm_cvtsi32_si128((int)b));
+    unsigned m = scan16(v, k) & 0xFF;
+    if (m & 0xF) return (size_t)__builtin_ctz(m);
+    return m ? (size_t)__builtin_ctz(m) + rem - 8 : rem;
+  }
+  /* lanes 0 to 2: bytes 0, rem / 2 and rem - 1 */
+  size_t mid = rem >> 1;
+  d[0] = s[0];
+  d[mid] = s[mid];
+  d[rem - 1] = s[rem - 1];
+  uint32_t x = s[0] | ((uint32_t)s[mid] << 8) | ((uint32_t)s[rem - 1] << 16);
+  unsigned m = scan16(_mm_cvtsi32_si128((int)x), k) & 7;
+  if (!m) return rem;
+  return m & 1 ? 0 : m & 2 ? mid : rem - 1;
 }
 
 /* 16 x 0xFF then 16 x 0: loaded at offset r, the first 16 - r lanes set. */
@@ -260,8 +267,7 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
     /* the tail, fewer than one block */
 #ifdef FJ_ESCAPE_SSE2
     if (i < n) {
-      size_t rem = n - i;
-      unsigned m;
+      size_t rem = n - i, z;
       if (n >= 16) {
         /* the last 16 bytes of the string, which overlap bytes already done */
         size_t back = 16 - rem;
@@ -277,14 +283,12 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
           _mm_storeu_si128((__m128i *)(void *)(dst + o - back),
                            _mm_or_si128(_mm_and_si128(keep, old), _mm_andnot_si128(keep, v)));
         }
-        m = scan16(v, &k) >> back;
+        unsigned m = scan16(v, &k) >> back;
+        z = m ? (size_t)__builtin_ctz(m) : rem;
       } else {
-        __m128i v = load_partial(src + i, rem);
-        _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
-        m = scan16(v, &k);
+        z = copy_scan_partial(dst + o, src + i, rem, &k);
       }
-      if (m) {
-        unsigned z = (unsigned)__builtin_ctz(m);
+      if (z < rem) {
         i += z;
         o += z;
         goto stop;
