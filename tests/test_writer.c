@@ -960,6 +960,49 @@ static void test_string_options(void **state) {
   fj_buffer_free(&b);
 }
 
+/* The escaper's last partial block and the UTF-8 check's last bytes, at
+ * every length up to 48: a '"' escaped at each position (the tail's bytes
+ * before it must not be stored again as they were), then a character of
+ * 3 bytes at each position, then a stray continuation byte at each
+ * position (refused, or U+FFFD with FJ_WRITE_REPLACE_INVALID_UTF8), then a
+ * character cut short at the end. */
+static void test_string_tails(void **state) {
+  (void)state;
+  for (size_t n = 1; n <= 48; n++) {
+    char in[64], want[80];
+    for (size_t e = 0; e < n; e++) { /* a quote at e */
+      memset(in, 'a', n);
+      in[e] = '"';
+      snprintf(want, sizeof want, "[\"%.*s\\\"%.*s\"]", (int)e, in, (int)(n - e - 1), in + e + 1);
+      expect_escaped(0, in, n, want);
+    }
+    for (size_t e = 0; n >= 3 && e + 3 <= n; e++) { /* the euro sign at e */
+      memset(in, 'a', n);
+      memcpy(in + e, "\xe2\x82\xac", 3);
+      snprintf(want, sizeof want, "[\"%.*s\"]", (int)n, in);
+      expect_escaped(0, in, n, want);
+    }
+    for (size_t e = 0; e < n; e++) { /* a stray continuation byte at e */
+      memset(in, 'a', n);
+      in[e] = (char)0x80;
+      fj_error err;
+      char *t = one_string(0, in, n, &err);
+      assert_null(t);
+      assert_int_equal(err, FJ_ERR_UTF8);
+      snprintf(want, sizeof want, "[\"%.*s\xef\xbf\xbd%.*s\"]", (int)e, in, (int)(n - e - 1),
+               in + e + 1);
+      expect_escaped(FJ_WRITE_REPLACE_INVALID_UTF8, in, n, want);
+    }
+    if (n >= 2) { /* a character cut short at the end */
+      memset(in, 'a', n);
+      memcpy(in + n - 2, "\xe2\x82", 2);
+      fj_error err;
+      assert_null(one_string(0, in, n, &err));
+      assert_int_equal(err, FJ_ERR_UTF8);
+    }
+  }
+}
+
 /* Strings longer than the writer's chunk (4096 bytes), with escapes and
  * multi-byte characters across chunk boundaries, through every sink. */
 static void test_long_strings(void **state) {
@@ -1348,6 +1391,7 @@ int main(void) {
       cmocka_unit_test(test_qmember_long),
       cmocka_unit_test(test_qkey_begin_depth),
       cmocka_unit_test(test_string_options),
+      cmocka_unit_test(test_string_tails),
       cmocka_unit_test(test_long_strings),
       cmocka_unit_test(test_sinks),
       cmocka_unit_test(test_random_documents),

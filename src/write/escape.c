@@ -179,34 +179,41 @@ static inline scan_consts make_consts(unsigned flags) {
   return k;
 }
 
-static inline void store8(uint8_t *d, uint64_t x) { memcpy(d, &x, 8); }
-static inline uint64_t load8(const uint8_t *s) {
-  uint64_t x;
-  memcpy(&x, s, 8);
-  return x;
-}
-
-/* The rem < 16 bytes at s in a vector padded with spaces (which never stop
- * the scan), without reading past s + rem and without a call to memcpy. */
-static inline __m128i load_partial(const uint8_t *s, size_t rem) {
-  uint8_t tmp[16];
-  _mm_storeu_si128((__m128i *)(void *)tmp, _mm_set1_epi8(' '));
-  if (rem >= 8) {
-    uint64_t lo = load8(s), hi = load8(s + rem - 8);
-    store8(tmp, lo);
-    store8(tmp + rem - 8, hi);
-  } else if (rem >= 4) {
-    uint32_t lo, hi;
-    memcpy(&lo, s, 4);
-    memcpy(&hi, s + rem - 4, 4);
-    memcpy(tmp, &lo, 4);
-    memcpy(tmp + rem - 4, &hi, 4);
-  } else if (rem) {
-    tmp[0] = s[0];
-    tmp[rem >> 1] = s[rem >> 1];
-    tmp[rem - 1] = s[rem - 1];
+/* Copies the 0 < rem < 16 bytes at s to d and returns the position of the
+ * first one to stop at (rem if none), reading only s[0, rem). The scan
+ * sees the bytes as gathered by overlapping loads, in registers: a buffer
+ * stored and loaded back whole would wait for its stores. */
+static inline size_t copy_scan_partial(uint8_t *d, const uint8_t *s, size_t rem,
+                                       const scan_consts *k) {
+  if (rem >= 8) { /* lanes 8 to 15: bytes rem - 8 to rem - 1 */
+    __m128i lo = _mm_loadl_epi64((const __m128i *)(const void *)s);
+    __m128i hi = _mm_loadl_epi64((const __m128i *)(const void *)(s + rem - 8));
+    _mm_storel_epi64((__m128i *)(void *)d, lo);
+    _mm_storel_epi64((__m128i *)(void *)(d + rem - 8), hi);
+    unsigned m = scan16(_mm_unpacklo_epi64(lo, hi), k);
+    if (m & 0xFF) return (size_t)__builtin_ctz(m);
+    return m ? (size_t)__builtin_ctz(m) + rem - 16 : rem;
   }
-  return _mm_loadu_si128((const __m128i *)(const void *)tmp);
+  if (rem >= 4) { /* lanes 4 to 7: bytes rem - 4 to rem - 1 */
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + rem - 4, 4);
+    memcpy(d, &a, 4);
+    memcpy(d + rem - 4, &b, 4);
+    __m128i v = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)a), _mm_cvtsi32_si128((int)b));
+    unsigned m = scan16(v, k) & 0xFF;
+    if (m & 0xF) return (size_t)__builtin_ctz(m);
+    return m ? (size_t)__builtin_ctz(m) + rem - 8 : rem;
+  }
+  /* lanes 0 to 2: bytes 0, rem / 2 and rem - 1 */
+  size_t mid = rem >> 1;
+  d[0] = s[0];
+  d[mid] = s[mid];
+  d[rem - 1] = s[rem - 1];
+  uint32_t x = s[0] | ((uint32_t)s[mid] << 8) | ((uint32_t)s[rem - 1] << 16);
+  unsigned m = scan16(_mm_cvtsi32_si128((int)x), k) & 7;
+  if (!m) return rem;
+  return m & 1 ? 0 : m & 2 ? mid : rem - 1;
 }
 
 /* 16 x 0xFF then 16 x 0: loaded at offset r, the first 16 - r lanes set. */
@@ -216,9 +223,11 @@ static const uint8_t keep_mask[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 
 
 fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, size_t *written) {
   size_t i = 0, o = 0;
+  size_t run = 0; /* output since src + run is a plain copy of the input */
 #ifdef FJ_ESCAPE_SSE2
   scan_consts k = make_consts(flags);
 #else
+  (void)run; /* only the vector tail uses it */
   bool stop_high = (flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
   uint8_t slash = (flags & FJ__ESC_SLASH) ? '/' : '"';
   uint64_t high = stop_high ? FJ_HIGHS : 0;
@@ -258,25 +267,28 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
     /* the tail, fewer than one block */
 #ifdef FJ_ESCAPE_SSE2
     if (i < n) {
-      size_t rem = n - i;
-      unsigned m;
+      size_t rem = n - i, z;
       if (n >= 16) {
-        /* the last 16 bytes of the string, which overlap bytes already done:
-         * blend them behind the output already written (o >= i) */
+        /* the last 16 bytes of the string, which overlap bytes already done */
         size_t back = 16 - rem;
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
-        __m128i old = _mm_loadu_si128((const __m128i *)(const void *)(dst + o - back));
-        __m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(keep_mask + rem));
-        _mm_storeu_si128((__m128i *)(void *)(dst + o - back),
-                         _mm_or_si128(_mm_and_si128(keep, old), _mm_andnot_si128(keep, v)));
-        m = scan16(v, &k) >> back;
+        if (i - run >= back) {
+          /* the overlap was copied as it is: store the bytes again (reading
+           * the output back would wait for the stores just made) */
+          _mm_storeu_si128((__m128i *)(void *)(dst + o - back), v);
+        } else {
+          /* blend them behind the output already written (o >= i) */
+          __m128i old = _mm_loadu_si128((const __m128i *)(const void *)(dst + o - back));
+          __m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(keep_mask + rem));
+          _mm_storeu_si128((__m128i *)(void *)(dst + o - back),
+                           _mm_or_si128(_mm_and_si128(keep, old), _mm_andnot_si128(keep, v)));
+        }
+        unsigned m = scan16(v, &k) >> back;
+        z = m ? (size_t)__builtin_ctz(m) : rem;
       } else {
-        __m128i v = load_partial(src + i, rem);
-        _mm_storeu_si128((__m128i *)(void *)(dst + o), v);
-        m = scan16(v, &k);
+        z = copy_scan_partial(dst + o, src + i, rem, &k);
       }
-      if (m) {
-        unsigned z = (unsigned)__builtin_ctz(m);
+      if (z < rem) {
         i += z;
         o += z;
         goto stop;
@@ -292,7 +304,7 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
   stop:
     if (src[i] < 0x80) {
       o += put_ascii_escape(dst + o, src[i]);
-      i++;
+      run = ++i;
     } else if ((flags & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE | FJ__ESC_REPLACE)) ==
                FJ__ESC_VALIDATE) {
       /* non-ASCII copied as it is: check the rest of the string once, with
@@ -308,6 +320,7 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
     } else {
       fj_error err = put_non_ascii(dst, &o, src, &i, n, flags);
       if (err) return err;
+      run = i;
     }
     if (i == n) break;
   }
@@ -390,6 +403,53 @@ __attribute__((target("ssse3"))) static inline __m128i utf8_block_errors(__m128i
   return _mm_xor_si128(_mm_and_si128(must23, _mm_set1_epi8((char)0x80)), sc);
 }
 
+/* 0 to 15, then 0x80s: loaded at offset b, the shuffle that moves bytes b
+ * to 15 down to 0 and clears the rest. */
+static const uint8_t tail_shift[32] = {
+    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+/* 0x80s around 0 to 7 at offset 16: loaded at offset 24 - r (4 <= r < 16),
+ * the shuffle that moves bytes 8 - r to 7 to lanes 0 to r - 1 and clears
+ * the rest (lanes below r - 8 too). */
+static const uint8_t short_shift[40] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,
+                                        4,    5,    6,    7,    0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+                                        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+
+static inline __m128i load_idx(const uint8_t *t) {
+  return _mm_loadu_si128((const __m128i *)(const void *)t);
+}
+
+/* The n - i < 16 bytes at src + i, padded with NULs, from loads inside the
+ * string moved into place (copying them to a buffer and loading that would
+ * call memcpy and then wait for its stores). */
+__attribute__((target("ssse3"))) static inline __m128i utf8_tail(const uint8_t *src, size_t i,
+                                                                 size_t n) {
+  size_t rem = n - i;
+  const uint8_t *s = src + i;
+  if (n >= 16) { /* the string's last 16 bytes, shifted down */
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
+    return _mm_shuffle_epi8(v, load_idx(tail_shift + 16 - rem));
+  }
+  __m128i lo, hi; /* the first and the last 8 (or 4) bytes, hi shifted up */
+  if (rem >= 8) {
+    lo = _mm_loadl_epi64((const __m128i *)(const void *)s);
+    hi = _mm_loadl_epi64((const __m128i *)(const void *)(s + rem - 8));
+  } else if (rem >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + rem - 4, 4);
+    lo = _mm_cvtsi32_si128((int)a);
+    hi = _mm_slli_si128(_mm_cvtsi32_si128((int)b), 4);
+  } else {
+    uint32_t a = s[0];
+    if (rem > 1) a |= (uint32_t)s[1] << 8;
+    if (rem > 2) a |= (uint32_t)s[2] << 16;
+    return _mm_cvtsi32_si128((int)a);
+  }
+  return _mm_or_si128(lo, _mm_shuffle_epi8(hi, load_idx(short_shift + 24 - rem)));
+}
+
 __attribute__((target("ssse3"))) static bool utf8_valid_ssse3(const uint8_t *src, size_t n) {
   /* a block ending in a lead byte (or a 3/4-byte lead 2 or 3 back) is
    * incomplete: bytes above these limits */
@@ -402,9 +462,7 @@ __attribute__((target("ssse3"))) static bool utf8_valid_ssse3(const uint8_t *src
     if (i + 16 <= n) {
       in = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
     } else if (i < n) { /* the tail, padded with NULs (which end any sequence) */
-      uint8_t tmp[16] = {0};
-      memcpy(tmp, src + i, n - i);
-      in = _mm_loadu_si128((const __m128i *)(const void *)tmp);
+      in = utf8_tail(src, i, n);
     } else {
       break;
     }

@@ -462,7 +462,10 @@ static fj_error put_long_string(fj_writer *w, const char *s, size_t n, bool key)
   return FJ_OK;
 }
 
-FJ_SLOW static fj_error stringn_slow(fj_writer *w, const char *s, size_t len) {
+/* Not FJ_SLOW (cold): strings longer than FJ_SHORT_MAX or not ASCII are
+ * common (two in five of twitter.json's), and gcc compiled the cold path
+ * for size, with put_string() and prefix_key() called, not inlined. */
+FJ_NOINLINE static fj_error stringn_slow(fj_writer *w, const char *s, size_t len) {
   if (!w || (!s && len)) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(len > FJ_STR_CHUNK)) return put_long_string(w, s, len, false);
   fj_error err = prefix_value(w, len * FJ_ESCAPE_RATIO + FJ_ESCAPE_SLACK + 2);
@@ -497,7 +500,8 @@ fj_error fj_writer_string(fj_writer *w, const char *s) {
   return fj_writer_stringn(w, s, strlen(s));
 }
 
-FJ_SLOW static fj_error keyn_slow(fj_writer *w, const char *key, size_t len) {
+/* Not FJ_SLOW either: see stringn_slow(). */
+FJ_NOINLINE static fj_error keyn_slow(fj_writer *w, const char *key, size_t len) {
   if (!w || (!key && len)) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(len > FJ_STR_CHUNK)) return put_long_string(w, key, len, true);
   fj_error err = prefix_key(w, len * FJ_ESCAPE_RATIO + FJ_ESCAPE_SLACK + 4);
