@@ -422,9 +422,9 @@ static void test_policy_errors(void **state) {
       policy("{\"qty\": 1, \"k\\u0000\\\\\": 1}", FJ_DECODE_UNKNOWN_FIELDS_ERROR, NULL, &a),
       "/k\\u0000\\ at byte 11: unknown field \"k\\u0000\\\\\"");
   /* syntax errors keep the parser's offset */
-  assert_string_equal(
-      policy("{\"qty\": 1,", 0, NULL, &a),
-      "(root) at byte 10: the document ends before its arrays or objects are closed");
+  assert_string_equal(policy("{\"qty\": 1,", 0, NULL, &a),
+                      "(root) at byte 10: the document ends before its value is complete (open "
+                      "brackets, or cut off)");
   assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1} {\"qty\": 2}]}", 0, NULL, &a),
                       "/items at byte 32: expected ',' or the end of the array or object");
   fj_arena_free(&a);
@@ -1805,15 +1805,18 @@ static void test_generator_errors(void **state) {
       {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", \"format\": "
        "\"int32\", \"default\": 2147483648}}}",
        "/properties/n/default: default out of range"},
-      {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}", "schema.json:1:"},
+      {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\"}",
+       "schema.json:1:59: the document ends before its value is complete (open brackets, or cut "
+       "off) "
+       "(FJ_ERR_TRUNCATED, byte 58)"},
       /* the root's own type must be a struct for "#" to name it (was broken C) */
       {"{\"type\": \"array\", \"items\": {\"$ref\": \"#\"}}",
        "/items/$ref: \"$ref\": \"#\" needs a root that is an object or a oneOf"},
       /* a root that is no struct would get no reader at all (was silent) */
       {"{\"type\": \"array\", \"items\": {\"type\": \"string\"}}",
-       "/: the root must be an object or a oneOf"},
+       "(root): the root must be an object or a oneOf"},
       {"{\"type\": \"object\", \"additionalProperties\": {\"type\": \"integer\"}}",
-       "/: the root must be an object with properties or a oneOf: an object of "
+       "(root): the root must be an object with properties or a oneOf: an object of "
        "additionalProperties alone is a map"},
       {"{\"$ref\": \"#/$defs/A\", \"$defs\": {\"A\": {\"type\": \"object\", "
        "\"properties\": {\"a\": {\"$ref\": \"#\"}}}}}",

@@ -131,7 +131,7 @@ static const char *g_schema_path = "";
 static void die(const char *ptr, const char *f, ...) {
   va_list ap;
   va_start(ap, f);
-  fprintf(stderr, "%s: %s: ", g_schema_path, ptr[0] ? ptr : "/");
+  fprintf(stderr, "%s: %s: ", g_schema_path, ptr[0] ? ptr : "(root)"); /* "/" is key "" */
   vfprintf(stderr, f, ap);
   fputc('\n', stderr);
   va_end(ap);
@@ -2068,7 +2068,8 @@ static void write_file(const char *path, const sbuf *b) {
   /* always written: the build tool compares the output's time with the schema's */
   FILE *f = fopen(path, "wb");
   if (!f || fwrite(b->s, 1, b->len, f) != b->len || fclose(f)) {
-    fprintf(stderr, "fastjson-gen: cannot write %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "fastjson-gen: cannot write %s: %s%s\n", path, strerror(errno),
+            errno == ENOENT ? " (its folder must exist)" : "");
     exit(3);
   }
 }
@@ -2091,8 +2092,8 @@ static void parse_document(const char *schema_path) {
   if (e) {
     fj_location loc;
     fj_parser_last_error(p, &loc);
-    fprintf(stderr, "%s:%zu:%zu: %s (%s)\n", schema_path, loc.line, loc.column, fj_error_message(e),
-            fj_error_name(e));
+    fprintf(stderr, "%s:%zu:%zu: %s (%s, byte %zu)\n", schema_path, loc.line, loc.column,
+            fj_error_message(e), fj_error_name(e), loc.offset);
     exit(1);
   }
   fj_parser_free(p);

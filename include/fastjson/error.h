@@ -42,7 +42,8 @@ extern "C" {
   X(FJ_ERR_EXPECTED_COLON, "expected ':' after an object key")                                     \
   X(FJ_ERR_EXPECTED_COMMA, "expected ',' or the end of the array or object")                       \
   X(FJ_ERR_TRAILING_CONTENT, "unexpected content after the end of the document")                   \
-  X(FJ_ERR_TRUNCATED, "the document ends before its arrays or objects are closed")                 \
+  X(FJ_ERR_TRUNCATED,                                                                              \
+    "the document ends before its value is complete (open brackets, or cut off)")                  \
   X(FJ_ERR_BAD_NUMBER, "malformed number (RFC 8259 section 6)")                                    \
   X(FJ_ERR_BAD_LITERAL, "invalid literal (expected true, false or null)")                          \
   X(FJ_ERR_DEPTH, "arrays and objects are nested deeper than the maximum depth")                   \
