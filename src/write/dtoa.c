@@ -542,8 +542,13 @@ static inline bool short_decimal(double a, uint64_t bits, uint64_t *m_out, int *
  * or 13 digits, as 4 or 5 and 8: one word of digits each, without the
  * split of 9 that put_below_one() makes for its 16 (one division step
  * less before the digits and the length). Other layouts go there. */
-FJ_NOINLINE static size_t put_below_one12(char *out, char *p, uint64_t m, int P) {
-  uint32_t hi = (uint32_t)(m / 100000000u), lo = (uint32_t)(m - hi * UINT64_C(100000000));
+FJ_NOINLINE static size_t put_below_one12(char *out, char *p, double a, uint64_t m, int P) {
+  /* hi = m / 10^8 from a, not from m, so that it need not wait for m:
+   * a 10^(P-8) is within 2^-51 relative (under 10^-11) of m / 10^8, which
+   * is at least 10^-8 from the next integer up, so with half of that
+   * added the truncation is exact. P is 12 to 22. */
+  uint32_t hi = (uint32_t)(a * fj__pow10_exact[P - 8] + 0.5e-8);
+  uint32_t lo = (uint32_t)(m - hi * UINT64_C(100000000));
   uint64_t wh = fj__swar8(hi);         /* hi >= 1000: not zero */
   int lead = __builtin_ctzll(wh) >> 3; /* hi has 8 - lead digits */
   int h = 8 - lead;
@@ -611,7 +616,7 @@ size_t fj__dtoa(char *out, double v) {
   uint64_t m;
   int mp;
   if (bits < FJ_DBL_ONE_BITS) { /* 12 first: mesh's and numbers' %.12g */
-    if (short_decimal(a, bits, &m, &mp, 12)) return put_below_one12(out, p, m, mp);
+    if (short_decimal(a, bits, &m, &mp, 12)) return put_below_one12(out, p, a, m, mp);
     if (short_decimal(a, bits, &m, &mp, 15)) return put_below_one(out, p, m, -mp);
   }
   uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
