@@ -546,18 +546,21 @@ FJ_NOINLINE static size_t put_below_one12(char *out, char *p, double a, uint64_t
   /* hi = m / 10^8 from a, not from m, so that it need not wait for m:
    * a 10^(P-8) is within 2^-51 relative (under 10^-11) of m / 10^8, which
    * is at least 10^-8 from the next integer up, so with half of that
-   * added the truncation is exact. P is 12 to 22. */
+   * added the truncation is exact. P is 12 to 22. Likewise lo / 10^4
+   * (m / 10^4 < 2 10^8 is within 10^-7 of a 10^(P-4), and at least 10^-4
+   * from the next integer up), for fj__swar8_q(). */
   uint32_t hi = (uint32_t)(a * fj__pow10_exact[P - 8] + 0.5e-8);
   uint32_t lo = (uint32_t)(m - hi * UINT64_C(100000000));
-  uint64_t wh = fj__swar8(hi);         /* hi >= 1000: not zero */
-  int lead = __builtin_ctzll(wh) >> 3; /* hi has 8 - lead digits */
-  int h = 8 - lead;
+  uint32_t lo_q = (uint32_t)(a * fj__pow10_exact[P - 4] + 0.5e-4) - hi * 10000u;
+  int h = 4 + (hi >= 10000u); /* 1000 <= hi < 20000: its digits */
+  int lead = 8 - h;
+  uint64_t wh = fj__swar8_q(hi, hi >= 10000u);
   int x = 8 + h - 1 - P; /* v = d.ddd * 10^x, x < 0 */
   if (x < -6) return put_below_one(out, p, m, -P);
   memcpy(p, "0.000000", 8); /* -x - 1 zeros and a byte more, then digits */
   char *d = p + 1 - x;
   fj__store8(d, (wh >> 8 * lead) + FJ_ASCII_ZEROS);
-  uint64_t wl = fj__swar8(lo);
+  uint64_t wl = fj__swar8_q(lo, lo_q);
   fj__store8(d + h, wl + FJ_ASCII_ZEROS);
   int trail = wl ? __builtin_clzll(wl) >> 3 : 8 + (__builtin_clzll(wh) >> 3);
   return (size_t)(d - out) + (size_t)(h + 8 - trail);
