@@ -453,10 +453,11 @@ static uint64_t random_decimal(int m, int x) {
 }
 
 /* Decimals below 1 of 1 to 16 significant digits (those of up to 14 or
- * 15 take the printer's short-decimal test, mesh's %.12g coordinates), at
- * every decimal exponent the test covers and past it, as strtod reads
- * them; their neighbours, which that test must turn away; and the
- * decimals next to each power of ten, where the places it picks change.
+ * 15 take the printer's short-decimal tests, of 12 then of 15 digits:
+ * mesh's %.12g coordinates), at every decimal exponent the tests cover and
+ * past it, as strtod reads them; their neighbours, which the tests must
+ * turn away; and the decimals next to each power of ten, where the places
+ * they pick change.
  * Every eighth, and every one next to a power of ten, is checked in full
  * against the shortest %.{N}g that reads back. */
 static void test_short_decimals(void **state) {
@@ -476,6 +477,11 @@ static void test_short_decimals(void **state) {
       snprintf(s, sizeof s, "%" PRId64 "e%d", INT64_C(1000000000000000) - j, x - 15);
       check(to_bits(strtod(s, NULL)), true, &st);
       snprintf(s, sizeof s, "%" PRId64 "e%d", INT64_C(100000000000000) + j, x - 14);
+      check(to_bits(strtod(s, NULL)), true, &st);
+      /* the same for 12 digits, where the printer first tries 12 */
+      snprintf(s, sizeof s, "%" PRId64 "e%d", INT64_C(1000000000000) - j, x - 12);
+      check(to_bits(strtod(s, NULL)), true, &st);
+      snprintf(s, sizeof s, "%" PRId64 "e%d", INT64_C(100000000000) + j, x - 11);
       check(to_bits(strtod(s, NULL)), true, &st);
     }
   print_message("short decimals: %" PRIu64 " checked, %" PRIu64 " mismatches\n", st.checked,

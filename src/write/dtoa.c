@@ -526,15 +526,44 @@ static inline size_t places6(uint32_t f) {
  * So m without its trailing zeros is the shortest decimal, the only one,
  * the one Schubfach finds. The test is a multiplication, two additions and
  * a division; false (no such decimal, or a outside about 10^-8..10^15)
- * sends a to Schubfach. */
-static inline bool short_decimal(double a, uint64_t bits, uint64_t *m_out, int *p_out) {
-  int p = 14 - floor_log10_pow2((int)(bits >> FJ_DBL_MANT_BITS) - 1023);
+ * sends a to Schubfach. digits is 15, as above, or 12 (P = 11 - k, and
+ * m < 2 10^12): with fewer places every bound above holds with more room. */
+static inline bool short_decimal(double a, uint64_t bits, uint64_t *m_out, int *p_out, int digits) {
+  int p = digits - 1 - floor_log10_pow2((int)(bits >> FJ_DBL_MANT_BITS) - 1023);
   if ((unsigned)p > 22) return false;
   double m = (a * fj__pow10_exact[p] + 0x1p52) - 0x1p52; /* the nearest integer (m < 2^51) */
   if (m / fj__pow10_exact[p] != a) return false;
   *m_out = (uint64_t)m; /* at least 10^14: a >= 10^k */
   *p_out = p;
   return true;
+}
+
+/* m 10^-P for v < 1 from short_decimal(.., 12): 10^11 <= m < 2 10^12, 12
+ * or 13 digits, as 4 or 5 and 8: one word of digits each, without the
+ * split of 9 that put_below_one() makes for its 16 (one division step
+ * less before the digits and the length). Other layouts go there. */
+FJ_NOINLINE static size_t put_below_one12(char *out, char *p, double a, uint64_t m, int P) {
+  /* hi = m / 10^8 from a, not from m, so that it need not wait for m:
+   * a 10^(P-8) is within 2^-51 relative (under 10^-11) of m / 10^8, which
+   * is at least 10^-8 from the next integer up, so with half of that
+   * added the truncation is exact. P is 12 to 22. Likewise lo / 10^4
+   * (m / 10^4 < 2 10^8 is within 10^-7 of a 10^(P-4), and at least 10^-4
+   * from the next integer up), for fj__swar8_q(). */
+  uint32_t hi = (uint32_t)(a * fj__pow10_exact[P - 8] + 0.5e-8);
+  uint32_t lo = (uint32_t)(m - hi * UINT64_C(100000000));
+  uint32_t lo_q = (uint32_t)(a * fj__pow10_exact[P - 4] + 0.5e-4) - hi * 10000u;
+  int h = 4 + (hi >= 10000u); /* 1000 <= hi < 20000: its digits */
+  int lead = 8 - h;
+  uint64_t wh = fj__swar8_q(hi, hi >= 10000u);
+  int x = 8 + h - 1 - P; /* v = d.ddd * 10^x, x < 0 */
+  if (x < -6) return put_below_one(out, p, m, -P);
+  memcpy(p, "0.000000", 8); /* -x - 1 zeros and a byte more, then digits */
+  char *d = p + 1 - x;
+  fj__store8(d, (wh >> 8 * lead) + FJ_ASCII_ZEROS);
+  uint64_t wl = fj__swar8_q(lo, lo_q);
+  fj__store8(d + h, wl + FJ_ASCII_ZEROS);
+  int trail = wl ? __builtin_clzll(wl) >> 3 : 8 + (__builtin_clzll(wh) >> 3);
+  return (size_t)(d - out) + (size_t)(h + 8 - trail);
 }
 
 /* Doubles below 2^32 with at most 6 places after the point (prices,
@@ -589,8 +618,10 @@ size_t fj__dtoa(char *out, double v) {
    * canada's 17 digits, and mesh's doubles above 1 are few */
   uint64_t m;
   int mp;
-  if (bits < FJ_DBL_ONE_BITS && short_decimal(a, bits, &m, &mp))
-    return put_below_one(out, p, m, -mp);
+  if (bits < FJ_DBL_ONE_BITS) { /* 12 first: mesh's and numbers' %.12g */
+    if (short_decimal(a, bits, &m, &mp, 12)) return put_below_one12(out, p, a, m, mp);
+    if (short_decimal(a, bits, &m, &mp, 15)) return put_below_one(out, p, m, -mp);
+  }
   uint64_t frac = bits & (FJ_DBL_C_MIN - 1);
   int be = (int)(bits >> FJ_DBL_MANT_BITS);
   decimal d;
