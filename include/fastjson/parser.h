@@ -587,12 +587,18 @@ static inline void fj__hand_out(fj_parser *p, fj__cursor *c, uint32_t pos, uint6
   out->meta = depth | (uint32_t)(t - 1) << 24;
 }
 
+/* fj__cursor.left for the container whose first structural is start, the
+ * cursor standing at `next` after it. */
+static inline uint64_t fj__left_word(uint32_t start, uint32_t next) {
+  return (uint64_t)start << 32 | next;
+}
+
 /* Leaves the container whose brackets are structurals start and pos (never
  * the root, whose end the exported functions check) and ends the iteration. */
 static inline fj_error fj__leave(fj__cursor *c, uint32_t start, uint32_t pos, uint32_t *state,
                                  fj_value *out) {
   c->pos = pos + 1;
-  c->left = (uint64_t)start << 32 | (pos + 1);
+  c->left = fj__left_word(start, pos + 1);
   c->depth--;
   c->cur = c->open[c->depth];
   *state = FJ__ITER_DONE;
@@ -607,8 +613,6 @@ static inline fj_error fj__leave(fj__cursor *c, uint32_t start, uint32_t pos, ui
 static inline uint64_t fj__enter(const fj_value *v, fj_type type) {
   if (!fj__handle_ok(v) || fj_value_type(v) != type) return 0;
   fj__cursor *c = fj__cursor_of(v->parser);
-  /* v's fields are read before the cursor's are written: the stores could
-   * alias them, and would make the compiler read them again */
   const uint32_t depth = v->meta & 0xFFFFFFu, at = v->pos;
   if (c->pos != at || c->depth != depth || depth + 1 > c->max_depth) return 0;
   const uint64_t serial = ++c->serial;
@@ -662,7 +666,7 @@ static inline int fj__step(const fj__cursor *c, uint32_t state, uint32_t last, u
                            uint8_t close, uint32_t *pos) {
   uint32_t at = c->pos;
   if (at + reach >= c->n) return 0;
-  if (at != last + 1 && ((uint64_t)last << 32 | at) != c->left) return 0;
+  if (at != last + 1 && fj__left_word(last, at) != c->left) return 0;
   uint8_t b = c->buf[c->idx[at]];
   if (state == FJ__ITER_MIDDLE) {
     if (b == ',') {

@@ -674,7 +674,7 @@ enum { FAST_GENERAL, FAST_FIELD, FAST_CLOSED };
 static inline int fast_close(fj_parser *p, fj_object *o, uint32_t pos, fj_value *value) {
   if (FJ_UNLIKELY(o->depth == 1 && pos + 1 != p->hot.n)) return FAST_GENERAL;
   p->hot.pos = pos + 1;
-  p->hot.left = (uint64_t)o->start << 32 | (pos + 1); /* as the cursor leaves a container */
+  p->hot.left = fj__left_word(o->start, pos + 1); /* as the cursor leaves a container */
   p->hot.depth--;
   p->hot.cur = p->hot.open[p->hot.depth];
   o->state = FJ_ITER_DONE;

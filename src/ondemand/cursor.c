@@ -78,7 +78,7 @@ static fj_error skip_container(fj_parser *p) {
   p->hot.depth = depth + 1;
   fj_error err = fj__skip_to_depth(p, depth);
   if (!err) err = fj__check_pair(p, open, p->hot.pos - 1);
-  if (!err) p->hot.left = (uint64_t)open << 32 | p->hot.pos;
+  if (!err) p->hot.left = fj__left_word(open, p->hot.pos);
   return err;
 }
 
@@ -173,7 +173,7 @@ static fj_error ended(fj_parser *p, uint32_t depth) {
 static inline bool where_left(const fj_parser *p, uint32_t state, uint32_t last, uint32_t start) {
   const uint32_t pos = p->hot.pos;
   if (state == FJ_ITER_FRESH) return pos == start + 1;
-  return pos == last || pos == last + 1 || ((uint64_t)last << 32 | pos) == p->hot.left;
+  return pos == last || pos == last + 1 || fj__left_word(last, pos) == p->hot.left;
 }
 
 /* Checks an iteration and brings the cursor to the position after its
@@ -209,7 +209,7 @@ fj_error fj__check_value_slow(const fj_value *v) {
 /* Leaves the container whose closing bracket is at the cursor (its opening
  * one at structural start). */
 static fj_error close_container(fj_parser *p, uint32_t start, uint32_t *state) {
-  p->hot.left = (uint64_t)start << 32 | ++p->hot.pos;
+  p->hot.left = fj__left_word(start, ++p->hot.pos);
   p->hot.depth--;
   p->hot.cur = p->hot.open[p->hot.depth];
   *state = FJ_ITER_DONE;
@@ -300,7 +300,7 @@ static inline int leaf_step(fj_parser *p, uint64_t serial, uint32_t depth, uint3
   }
   if (c != close || (depth == 1 && pos + 1 != p->hot.n)) return LEAF_GENERAL;
   p->hot.pos = pos + 1;
-  p->hot.left = (uint64_t)start << 32 | (pos + 1);
+  p->hot.left = fj__left_word(start, pos + 1);
   p->hot.depth--;
   p->hot.cur = p->hot.open[p->hot.depth];
   *state = FJ_ITER_DONE;
