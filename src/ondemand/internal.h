@@ -380,7 +380,8 @@ static inline size_t fj__find_backslash(const fj_parser *p, const uint8_t *s, si
 
 /* Unescapes the string value at structural pos into scratch memory, or
  * points into the input when it has no escapes: the contract of
- * fj_value_get_string() after its handle checks (string.c). */
+ * fj_value_get_string() after its handle checks (string.c). Called by
+ * fj__string_at() when its inline search did not decide. */
 fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **s, size_t *len);
 
 /* fj__read_string() with its common case inline: a short string without

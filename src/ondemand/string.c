@@ -341,18 +341,14 @@ FJ_NOINLINE fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **ou
   if (FJ_UNLIKELY(*start != '"')) return fj__fail(p, FJ_ERR_WRONG_TYPE, p->hot.idx[pos]);
   const uint8_t *close = fj__string_close(p, pos);
   size_t n = (size_t)(close - start - 1), first;
-  uint8_t *dst = NULL;
-  if (fj__find_backslash_short(p, start + 1, n, &first) && first == n) {
-    *out = (const char *)start + 1; /* no escapes: zero copy */
-    *len = n;
-    return FJ_OK;
-  }
-  /* The unescaped text is never longer than the raw text. Copying up to
-   * the first backslash while finding it reads the text before it once,
-   * not twice (a search, then a memcpy); a string without one after all
-   * gives its copy back. */
+  /* The caller (fj__string_at) has tried the inline search already. The
+   * unescaped text is never longer than the raw text. Copying up to the
+   * first backslash while finding it reads the text before it once, not
+   * twice (a search, then a memcpy); a string without one after all gives
+   * its copy back and stays zero-copy. */
   const fj__arena_mark mark = fj__arena_save(p);
-  if (!(dst = fj__arena_alloc(p, n))) return fj__fail(p, FJ_ERR_NOMEM, p->hot.idx[pos]);
+  uint8_t *dst = fj__arena_alloc(p, n);
+  if (!dst) return fj__fail(p, FJ_ERR_NOMEM, p->hot.idx[pos]);
   if ((first = p->copy_plain(dst, start + 1, n)) == n) {
     fj__arena_restore(p, mark);
     *out = (const char *)start + 1;
