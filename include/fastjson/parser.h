@@ -771,12 +771,12 @@ static inline bool fj__blocks_clean(const fj__cursor *c, const uint8_t *s, const
  * block with one, or the end of the document (cursor.c). */
 FJ_API void fj__clean_window(fj__cursor *c, const uint8_t *s);
 
-/* The contents of the string whose opening quote is structural pos and
- * whose closing quote comes before structural pos + 1 (or the input's end)
- * with only whitespace between: true with them, if they hold no escape. */
-static inline bool fj__plain_string(fj__cursor *c, uint32_t pos, const char **s, size_t *len) {
-  const uint8_t *open = c->buf + c->idx[pos];
-  const uint8_t *next = pos + 1 < c->n ? c->buf + c->idx[pos + 1] : c->buf + c->len;
+/* The contents of the string whose opening quote is at `open` and whose
+ * closing quote comes before `next` (the next structural's byte, or the
+ * input's end) with only whitespace between: true with them, if they hold
+ * no escape. */
+static inline bool fj__plain_string_before(fj__cursor *c, const uint8_t *open, const uint8_t *next,
+                                           const char **s, size_t *len) {
   const uint8_t *q = next - 1;
   if (*open != '"') return false;
   while (*q != '"') /* whitespace */
@@ -793,6 +793,12 @@ static inline bool fj__plain_string(fj__cursor *c, uint32_t pos, const char **s,
   return true;
 }
 
+/* fj__plain_string_before() for the string at structural pos. */
+static inline bool fj__plain_string(fj__cursor *c, uint32_t pos, const char **s, size_t *len) {
+  const uint8_t *next = pos + 1 < c->n ? c->buf + c->idx[pos + 1] : c->buf + c->len;
+  return fj__plain_string_before(c, c->buf + c->idx[pos], next, s, len);
+}
+
 static inline fj_error fj__object_next_key_inline(fj_object *o, const char **key, size_t *key_len,
                                                   fj_value *value) {
   fj_parser *p = o ? o->parser : NULL;
@@ -801,8 +807,11 @@ static inline fj_error fj__object_next_key_inline(fj_object *o, const char **key
     uint32_t pos;
     int r = fj__step(c, o->state, o->last, 4, '}', &pos);
     unsigned t;
-    if (r == 1 && c->buf[c->idx[pos + 1]] == ':' &&
-        (t = fj__type_of[c->buf[c->idx[pos + 2]]]) != 0 && fj__plain_string(c, pos, key, key_len)) {
+    const uint8_t *colon;
+    /* the key's closing quote is found from its ':' (pos + 1 < c->n) */
+    if (r == 1 && *(colon = c->buf + c->idx[pos + 1]) == ':' &&
+        (t = fj__type_of[c->buf[c->idx[pos + 2]]]) != 0 &&
+        fj__plain_string_before(c, c->buf + c->idx[pos], colon, key, key_len)) {
       o->state = FJ__ITER_MIDDLE;
       o->last = pos + 2;
       fj__hand_out(p, c, pos + 2, o->serial, o->depth, t, value);
