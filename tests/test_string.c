@@ -958,10 +958,11 @@ static void expect_plain(const fj__string_kernel *sk, const uint8_t *s, size_t n
   assert_memory_equal(dst, s, want);
 }
 
-/* The n bytes of the input: no backslash, but the bytes that are near one
- * (0xDC has its bits plus the top one, '"', '[', ']', 0x1C, NUL, 0xFF), and
- * every other byte value; then the first backslash at bs (none if bs >= n),
- * and a second one after it where there is room. */
+/* The n bytes of the input: a walk through the byte values (37 is odd, so
+ * 256 bytes in a row take each value once) with 0xDC, a backslash with the
+ * top bit set, in place of the backslash; then the first backslash at bs
+ * (none if bs >= n), and a second one after it where there is room (only the
+ * first counts). */
 static void fill_plain(uint8_t *s, size_t n, size_t bs) {
   for (size_t i = 0; i < n; i++) {
     uint8_t c = (uint8_t)(i * 37 + n);
@@ -974,6 +975,7 @@ static void fill_plain(uint8_t *s, size_t n, size_t bs) {
 static void primitives_alone(void **state) {
   (void)state;
   const fj__string_kernel *sk = primitives();
+  assert_non_null(sk);
   plain_pages g;
   g.page = (size_t)sysconf(_SC_PAGESIZE);
   assert_true(g.page >= 4 * 64 + MAX_PLAIN);
