@@ -4,7 +4,8 @@
 # configuration stops with a message when it is missing.
 set -eu
 cd "$(dirname "$0")/.."
-# libsimde-dev (optional): the avx512 kernel is tested through SIMDe on CPUs without AVX-512
+# libsimde-dev (optional): the avx512 kernel and string primitives are tested through SIMDe
+# on CPUs without AVX-512
 sh scripts/install-deps.sh gcc make cmake libcmocka-dev python3 pkg-config libsimde-dev
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFJ_WERROR=ON -DFJ_BUILD_TESTS=ON >/dev/null
 cmake --build build -j"$(nproc)"

@@ -1,9 +1,11 @@
-/* The intrinsics of src/scan/kernel_avx512.c in portable C, for its test
- * build on CPUs without AVX-512 (tests/CMakeLists.txt, test_kernels.c): that
- * build defines FJ_AVX512_SIMDE, which leaves out the kernel's <immintrin.h>,
- * and includes this header first (-include). SIMDe (Debian's libsimde-dev) implements nearly
+/* The intrinsics of src/scan/kernel_avx512.c and of the AVX-512 string
+ * primitives (src/ondemand/string_avx512.h) in portable C, for their test
+ * builds on CPUs without AVX-512 (tests/CMakeLists.txt, test_kernels.c,
+ * test_string.c): those builds define FJ_AVX512_SIMDE, which leaves out the
+ * sources' <immintrin.h>, and include this header first (-include). SIMDe
+ * (Debian's libsimde-dev) implements nearly
  * every AVX-512 intrinsic in plain C or SSE2 and, with native aliases, under
- * its Intel name. The few the kernel uses that SIMDe 0.7.4 lacks are written
+ * its Intel name. The few these sources use that SIMDe 0.7.4 lacks are written
  * out below, element by element as Intel's guide defines them; they replace
  * SIMDe's own where a newer SIMDe has them, so every SIMDe version runs the
  * same code. (Under their names <immintrin.h>, which SIMDe includes, declares
@@ -112,5 +114,38 @@ static inline simde__m512i fj_simde_permutexvar_epi8(simde__m512i idx, simde__m5
 }
 #undef _mm512_permutexvar_epi8
 #define _mm512_permutexvar_epi8(idx, a) fj_simde_permutexvar_epi8(idx, a)
+
+/* ---- for the string primitives ---- */
+
+/* a with its bits from n (the low 8 bits of n) up cleared; BMI2, which SIMDe
+ * does not cover */
+static inline uint64_t fj_simde_bzhi_u64(uint64_t a, unsigned n) {
+  n &= 0xFF;
+  return n < 64 ? a & ((UINT64_C(1) << n) - 1) : a;
+}
+#undef _bzhi_u64
+#define _bzhi_u64(a, n) fj_simde_bzhi_u64(a, n)
+
+/* The masked load and store read and write only the bytes k selects, as the
+ * instructions do (they suppress faults on the others): a guard page after
+ * the input then tests this build as it would the real instructions. */
+static inline simde__m512i fj_simde_maskz_loadu_epi8(simde__mmask64 k, const void *p) {
+  const uint8_t *m = p;
+  uint8_t r[64];
+  for (int i = 0; i < 64; i++)
+    r[i] = k >> i & 1 ? m[i] : 0;
+  return fj_simde_from_bytes(r);
+}
+#undef _mm512_maskz_loadu_epi8
+#define _mm512_maskz_loadu_epi8(k, p) fj_simde_maskz_loadu_epi8(k, p)
+
+static inline void fj_simde_mask_storeu_epi8(void *p, simde__mmask64 k, simde__m512i a) {
+  uint8_t *m = p, x[64];
+  memcpy(x, &a, 64);
+  for (int i = 0; i < 64; i++)
+    if (k >> i & 1) m[i] = x[i];
+}
+#undef _mm512_mask_storeu_epi8
+#define _mm512_mask_storeu_epi8(p, k, a) fj_simde_mask_storeu_epi8(p, k, a)
 
 #endif

@@ -10,7 +10,14 @@
  * file (random strings, randomly escaped, must decode to themselves);
  * twitter.json against twitterescaped.json (the same data, one written
  * with raw UTF-8 and one with \u escapes, walked in lockstep); and Python's
- * json module run through popen (skipped when python3 is missing). */
+ * json module run through popen (skipped when python3 is missing).
+ *
+ * The stage-2 string primitives (find_backslash, copy_plain) are also
+ * checked alone against a byte loop, with the input and the output next to
+ * unreadable pages. test_string --simde (ctest's string.avx512_simde) runs
+ * all of this with the AVX-512 primitives compiled through SIMDe
+ * (string_avx512_simde.c) in place of the kernel's, so that they are tested
+ * on CPUs without AVX-512 too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,9 +27,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fastjson.h"
+#include "ondemand/internal.h" /* fj__string_kernel; the parser's primitives */
+#include "scan/stage1.h"       /* fj__kernel_active */
 #include "test_util.h"
 
 #define EXPECT(call, code) assert_string_equal(fj_error_name(call), fj_error_name(code))
@@ -35,23 +45,65 @@ typedef struct fixture {
   size_t ndocs;
 } fixture;
 
+static bool simde_only; /* --simde: the AVX-512 primitives through SIMDe */
+
+#ifdef FJ_TEST_AVX512_SIMDE
+extern const fj__string_kernel fj__string_avx512_simde; /* string_avx512_simde.c */
+#endif
+
+/* The string primitives under test: the active kernel's, or with --simde
+ * the SIMDe build of the AVX-512 ones (NULL where this build has none). */
+static const fj__string_kernel *primitives(void) {
+  if (!simde_only) return fj__string_kernel_for(fj__kernel_active()->name);
+#ifdef FJ_TEST_AVX512_SIMDE
+  return &fj__string_avx512_simde;
+#else
+  fprintf(stderr, "--simde: this build has no SIMDe string primitives (SIMDe not found)\n");
+  return NULL;
+#endif
+}
+
+/* With --simde, has p use the SIMDe primitives: a parse takes its primitives
+ * from the stage-1 kernel only when that kernel changes (parser.c), so p is
+ * also told that the active kernel is in place already. */
+static bool use_primitives(fj_parser *p) {
+  const fj__string_kernel *sk = primitives();
+  if (!sk) return false;
+  if (simde_only) {
+    p->kernel = fj__kernel_active();
+    p->find_backslash = sk->find_backslash;
+    p->copy_plain = sk->copy_plain;
+  }
+  return true;
+}
+
+/* Whether p still has the primitives under test (after its parses). */
+static bool uses_primitives(const fj_parser *p) {
+  const fj__string_kernel *sk = primitives();
+  return p->find_backslash == sk->find_backslash && p->copy_plain == sk->copy_plain;
+}
+
 static int setup(void **state) {
   fixture *f = calloc(1, sizeof *f);
   fj_parser_options opts = {0};
   opts.flags = FJ_PARSE_REPLACE_LONE_SURROGATES;
   if (!f || fj_parser_new(&f->p, NULL) || fj_parser_new(&f->rep, &opts)) return -1;
+  if (!use_primitives(f->p) || !use_primitives(f->rep)) return -1;
   *state = f;
   return 0;
 }
 
 static int teardown(void **state) {
   fixture *f = *state;
+  /* a parser that has parsed keeps the primitives it was given */
+  bool kept = !f->p->kernel || uses_primitives(f->p);
+  kept = kept && (!f->rep->kernel || uses_primitives(f->rep));
   fj_parser_free(f->p);
   fj_parser_free(f->rep);
   for (size_t i = 0; i < f->ndocs; i++)
     free(f->docs[i]);
   free(f);
-  return 0;
+  return kept ? 0 : -1;
 }
 
 /* An exact-size heap copy (AddressSanitizer sees any over-read). */
@@ -872,8 +924,104 @@ static void python_oracle(void **state) {
   unlink(path);
 }
 
-int main(void) {
+/* ---- the primitives alone ------------------------------------------------------
+ * find_backslash and copy_plain (fj__string_kernel in ondemand/internal.h)
+ * against a byte loop, for every length up to MAX_PLAIN (four 64-byte
+ * blocks and a partial one: every width of the whole-block loops and every
+ * tail) with the first backslash at every position or none. The input, and
+ * copy_plain's output of the same length, are placed so that they end just
+ * before an unreadable page, then so that they start just after one: a read
+ * or write outside [s, s + n) or dst's n bytes faults there, on the real
+ * instructions as on the SIMDe build (whose masked loads and stores touch
+ * only the selected bytes, as the instructions do). Then at each of the 64
+ * offsets in a block, with backslashes around the input (a primitive that
+ * looked at them would find one too early) and canary bytes around the
+ * output. */
+
+enum { MAX_PLAIN = 4 * 64 + 17 };
+
+typedef struct plain_pages {
+  size_t page;
+  uint8_t *mem;      /* [guard][in][guard][out][guard], a page each */
+  uint8_t *in, *out; /* the readable pages */
+} plain_pages;
+
+static void expect_plain(const fj__string_kernel *sk, const uint8_t *s, size_t n, uint8_t *dst,
+                         size_t want) {
+  size_t got = sk->find_backslash(s, n);
+  if (got != want) print_error("find_backslash: n %zu, want %zu, got %zu\n", n, want, got);
+  assert_int_equal(got, want);
+  got = sk->copy_plain(dst, s, n);
+  if (got != want) print_error("copy_plain: n %zu, want %zu, got %zu\n", n, want, got);
+  assert_int_equal(got, want);
+  if (memcmp(dst, s, want) != 0) print_error("copy_plain: n %zu, copy differs\n", n);
+  assert_memory_equal(dst, s, want);
+}
+
+/* The n bytes of the input: a walk through the byte values (37 is odd, so
+ * 256 bytes in a row take each value once) with 0xDC, a backslash with the
+ * top bit set, in place of the backslash; then the first backslash at bs
+ * (none if bs >= n), and a second one after it where there is room (only the
+ * first counts). */
+static void fill_plain(uint8_t *s, size_t n, size_t bs) {
+  for (size_t i = 0; i < n; i++) {
+    uint8_t c = (uint8_t)(i * 37 + n);
+    s[i] = c == '\\' ? 0xDC : c;
+  }
+  if (bs < n) s[bs] = '\\';
+  if (bs + 2 < n) s[n - 1] = '\\';
+}
+
+static void primitives_alone(void **state) {
+  (void)state;
+  const fj__string_kernel *sk = primitives();
+  assert_non_null(sk);
+  plain_pages g;
+  g.page = (size_t)sysconf(_SC_PAGESIZE);
+  assert_true(g.page >= 4 * 64 + MAX_PLAIN);
+  g.mem = mmap(NULL, 5 * g.page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(g.mem != MAP_FAILED);
+  for (size_t i = 0; i < 5; i += 2)
+    assert_int_equal(mprotect(g.mem + i * g.page, g.page, PROT_NONE), 0);
+  g.in = g.mem + g.page;
+  g.out = g.mem + 3 * g.page;
+  unsigned long cases = 0;
+  for (size_t n = 0; n <= MAX_PLAIN; n++) {
+    for (size_t bs = 0; bs <= n; bs++) { /* bs == n: no backslash */
+      /* ending at the guard page, then starting after one */
+      uint8_t *s = g.in + g.page - n, *dst = g.out + g.page - n;
+      fill_plain(s, n, bs);
+      expect_plain(sk, s, n, dst, bs);
+      fill_plain(g.in, n, bs);
+      expect_plain(sk, g.in, n, g.out, bs);
+      cases += 2;
+    }
+    /* every offset in a block, for the first and last positions and one
+     * that moves with the offset (all of them above) */
+    for (size_t off = 0; off < 64; off++) {
+      size_t pos[] = {0, n ? (off * 7) % n : 0, n ? n - 1 : 0, n};
+      for (size_t k = 0; k < sizeof pos / sizeof pos[0]; k++) {
+        uint8_t *s = g.in + 64 + off, *dst = g.out + 64 + off;
+        memset(s - 64, '\\', n + 128);
+        fill_plain(s, n, pos[k]);
+        memset(dst - 64, 0xA5, n + 128);
+        expect_plain(sk, s, n, dst, pos[k] < n ? pos[k] : n);
+        for (size_t i = 0; i < 64; i++) {
+          assert_int_equal(dst[-1 - (ptrdiff_t)i], 0xA5); /* nothing written before dst */
+          assert_int_equal(dst[n + i], 0xA5);             /* or after its n bytes */
+        }
+        cases++;
+      }
+    }
+  }
+  printf("# %lu cases\n", cases);
+  munmap(g.mem, 5 * g.page);
+}
+
+int main(int argc, char **argv) {
+  simde_only = argc > 1 && strcmp(argv[1], "--simde") == 0;
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(primitives_alone),
       cmocka_unit_test_setup_teardown(short_escapes, setup, teardown),
       cmocka_unit_test_setup_teardown(unicode_escapes, setup, teardown),
       cmocka_unit_test_setup_teardown(lone_surrogates, setup, teardown),

@@ -254,39 +254,9 @@ FJ_COPY_PLAIN_VEC(copy_plain_avx2, __attribute__((target("avx2"))), 32, __m256i,
 #undef FJ_FIND_BACKSLASH_VEC
 #undef FJ_COPY_PLAIN_VEC
 
-/* Masked loads never touch the bytes outside the mask. */
-__attribute__((target("avx512f,avx512bw,bmi2"))) static size_t
-find_backslash_avx512(const uint8_t *s, size_t n) {
-  const __m512i bs = _mm512_set1_epi8('\\');
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    uint64_t m = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void *)(s + i)), bs);
-    if (m) return i + (size_t)__builtin_ctzll(m);
-  }
-  if (i == n) return n;
-  __mmask64 live = _bzhi_u64(~0ull, (unsigned)(n - i));
-  uint64_t m = _mm512_mask_cmpeq_epi8_mask(live, _mm512_maskz_loadu_epi8(live, s + i), bs);
-  return m ? i + (size_t)__builtin_ctzll(m) : n;
-}
-
-/* The last, partial block with a masked load and store. */
-__attribute__((target("avx512f,avx512bw,bmi2"))) static size_t
-copy_plain_avx512(uint8_t *dst, const uint8_t *s, size_t n) {
-  const __m512i bs = _mm512_set1_epi8('\\');
-  size_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    const __m512i v = _mm512_loadu_si512((const void *)(s + i));
-    _mm512_storeu_si512((void *)(dst + i), v);
-    uint64_t m = _mm512_cmpeq_epi8_mask(v, bs);
-    if (m) return i + (size_t)__builtin_ctzll(m);
-  }
-  if (i == n) return n;
-  __mmask64 live = _bzhi_u64(~0ull, (unsigned)(n - i));
-  const __m512i v = _mm512_maskz_loadu_epi8(live, s + i);
-  _mm512_mask_storeu_epi8(dst + i, live, v);
-  uint64_t m = _mm512_mask_cmpeq_epi8_mask(live, v, bs);
-  return m ? i + (size_t)__builtin_ctzll(m) : n;
-}
+/* AVX-512 (masked loads and stores): a header of their own, which the
+ * tests also compile through SIMDe */
+#include "ondemand/string_avx512.h"
 #endif
 
 const fj__string_kernel *fj__string_kernel_for(const char *kernel_name) {
