@@ -615,6 +615,7 @@ static void step(run *x, int i, const event *e) {
 /* What fj_writer_finish() must return for writer i. */
 static fj_error finish_expected(const run *x, int i) {
   const model *m = &x->m[i];
+  if (m->failed) return m->failed; /* before an incomplete document: nothing can complete it */
   if (m->state == M_ROOT) return FJ_ERR_EMPTY;
   if (m->state != M_DONE) return FJ_ERR_TRUNCATED;
   return m->failed;

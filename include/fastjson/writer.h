@@ -241,7 +241,8 @@ FJ_API fj_error fj_writer_flush(fj_writer *w);
 /** Ends the document: checks that exactly one complete root value was
  *  written, adds the final newline when pretty, and flushes. A buffer sink's
  *  data is then NUL-terminated. Calling it again does nothing more.
- *  @return FJ_OK; FJ_ERR_EMPTY if no value was written; FJ_ERR_TRUNCATED if
+ *  @return FJ_OK; the sink's error if an earlier call got one (it sticks,
+ *          so it comes before any of the following); FJ_ERR_EMPTY if no value was written; FJ_ERR_TRUNCATED if
  *          an array or object is open, or a key waits for its value (nothing
  *          is flushed then: write the rest and call again);
  *          FJ_ERR_BUFFER_TOO_SMALL if the output did not fit a fixed buffer

@@ -881,6 +881,7 @@ fj_error fj_writer_flush(fj_writer *w) {
 
 fj_error fj_writer_finish(fj_writer *w) {
   if (!w) return FJ_ERR_INVALID_ARG;
+  if (w->err) return w->err; /* a sink error sticks: no call can complete the output now */
   if (!w->finished) {
     if (w->state == ST_ROOT) return FJ_ERR_EMPTY;
     if (w->state != ST_DONE) return FJ_ERR_TRUNCATED;
