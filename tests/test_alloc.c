@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "fastjson.h"
@@ -153,6 +155,39 @@ static void every_allocation_fails_cleanly(void **state) {
   free(doc);
 }
 
+/* The memory a parse takes: its structural index is reserved for the worst
+ * case, one structural per input byte (4 bytes each), and must not be
+ * rounded up far beyond that (it once doubled to a power of two: up to 8
+ * bytes per input byte). Sizes just above and below powers of two, and a
+ * parser reused for growing documents. */
+static void index_reservation_is_bounded(void **state) {
+  (void)state;
+  const size_t sizes[] = {1u << 20, (1u << 20) + 100, (3u << 19) - 7, (1u << 21) + 1};
+  counting c = {-1, 0, 0, 0};
+  fj_allocator a = {c_malloc, c_realloc, c_free, &c};
+  fj_parser_options opts = {0, 0, &a};
+  fj_parser *p;
+  assert_int_equal(fj_parser_new(&p, &opts), FJ_OK);
+  const size_t base = c.live_bytes;
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+    size_t len = sizes[i];
+    char *doc = malloc(len);
+    assert_non_null(doc);
+    memset(doc, ' ', len);
+    doc[0] = '[';
+    doc[len - 1] = ']';
+    fj_value root;
+    assert_int_equal(fj_parser_parse(p, doc, len, &root), FJ_OK);
+    size_t index = c.live_bytes - base; /* no string or field table was needed */
+    assert_true(index >= 4 * len);      /* room for the worst case */
+    /* an eighth more for growth, 2 bits per byte of block maps, rounding */
+    assert_true(index <= 4 * len + len * 5 / 8 + 65536);
+    free(doc);
+  }
+  fj_parser_free(p);
+  assert_int_equal(c.live_bytes, 0);
+}
+
 static void incomplete_allocator_is_rejected(void **state) {
   (void)state;
   fj_allocator a = {c_malloc, NULL, c_free, NULL};
@@ -165,6 +200,7 @@ static void incomplete_allocator_is_rejected(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_allocation_fails_cleanly),
+      cmocka_unit_test(index_reservation_is_bounded),
       cmocka_unit_test(incomplete_allocator_is_rejected),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

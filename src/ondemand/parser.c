@@ -64,13 +64,17 @@ void fj_parser_free(fj_parser *p) {
 }
 
 /* Grows the index to hold a document of `len` bytes (at most one structural
- * per byte, plus the kernels' slack). Keeps the old buffer on failure. */
+ * per byte, plus the kernels' slack). Keeps the old buffer on failure.
+ * Nothing is copied, so growing costs one allocation: it grows to what this
+ * document needs plus an eighth (slowly growing documents do not allocate
+ * each time), not to a power of two, which reserved up to twice that
+ * (8 bytes per input byte: 34 GB of address space for a 4 GiB document). */
 static fj_error reserve_index(fj_parser *p, size_t len) {
   size_t need = len + FJ_INDEX_SLACK;
   if (need <= p->idx_cap) return FJ_OK;
-  size_t cap = p->idx_cap ? p->idx_cap : 4096;
-  while (cap < need)
-    cap *= 2;
+  if (need > (SIZE_MAX / 2) / sizeof(uint32_t)) return FJ_ERR_NOMEM; /* index_bytes() overflows */
+  size_t cap = need + need / 8;
+  cap = cap < 4096 ? 4096 : (cap + 4095) & ~(size_t)4095;
   uint32_t *idx = fj__malloc(&p->alloc, index_bytes(cap));
   if (!idx) return FJ_ERR_NOMEM;
   fj__free(&p->alloc, p->hot.idx, index_bytes(p->idx_cap));
