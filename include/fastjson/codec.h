@@ -78,7 +78,7 @@ FJ_API size_t fj_arena_size(const fj_arena *a);
 /* ---- decoded values ------------------------------------------------------- */
 
 /** A decoded string: `len` bytes of UTF-8 at `data`, followed by a NUL that
- *  `len` does not count (a `\u0000` escape can put NULs inside). `data` lives
+ *  `len` does not count (a `\\u0000` escape can put NULs inside). `data` lives
  *  in the decode arena; {NULL, 0} marks an absent optional string. */
 typedef struct fj_str {
   const char *data;
@@ -97,7 +97,7 @@ enum fj_decode_flags {
   FJ_DECODE_DUPLICATES_LAST_WINS = 1u << 1,
   /** The whole document is validated (fj_parser_validate(), RFC 8259) before
    *  it is read, so that a malformed value in a field the type does not
-   *  declare (a bad number, literal or \u escape) is an error too. By
+   *  declare (a bad number, literal or `\\u` escape) is an error too. By
    *  default a value the reader does not keep is passed over as the cursor
    *  passes over values, only bracket-matched. Costs a second stage-1 pass
    *  and a validation pass, about what fj_parser_validate() alone costs. */

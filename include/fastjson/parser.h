@@ -60,7 +60,7 @@ extern "C" {
 
 /** Parser flags (bit set, fj_parser_options.flags). */
 enum {
-  /** Replace a lone UTF-16 surrogate escape (`"\ud800"`) by U+FFFD when a
+  /** Replace a lone UTF-16 surrogate escape (`"\\ud800"`) by U+FFFD when a
    *  string is unescaped, instead of failing with FJ_ERR_BAD_SURROGATE. */
   FJ_PARSE_REPLACE_LONE_SURROGATES = 1u << 0
 };
@@ -177,7 +177,7 @@ typedef struct fj_object {
 } fj_object;
 
 /** Where the last error happened: byte offset from the start of the input
- *  (0-based), line (1-based, lines end at '\n') and column (1-based, counted
+ *  (0-based), line (1-based, lines end at LF, 0x0A) and column (1-based, counted
  *  in code points; each byte of invalid UTF-8 counts as one). */
 typedef struct fj_location {
   size_t offset;
@@ -342,16 +342,16 @@ FJ_API fj_error fj_value_get_bool(const fj_value *v, bool *out);
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_is_null(const fj_value *v, bool *out);
 
-/** Reads a string, unescaped (RFC 8259 section 7: `\uXXXX`, surrogate pairs
+/** Reads a string, unescaped (RFC 8259 section 7: `\\uXXXX`, surrogate pairs
  *  joined into one code point, encoded as UTF-8).
  *  @param s    receives a pointer to `*len` bytes of UTF-8, not NUL-terminated.
  *              It points into the input when the string has no escapes,
  *              otherwise into parser-owned scratch memory; either way it stays
  *              valid until the parser parses another document or is freed.
- *  @param len  receives the length in bytes. A `\u0000` escape yields a NUL
+ *  @param len  receives the length in bytes. A `\\u0000` escape yields a NUL
  *              byte inside the string. On failure *s is NULL and *len 0.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v`, `s` or `len` NULL, or a zeroed
- *          `*v`); FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_ESCAPE (bad `\u` hex digits);
+ *          `*v`); FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_ESCAPE (bad `\\u` hex digits);
  *          FJ_ERR_BAD_SURROGATE; FJ_ERR_NOMEM; FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len);
@@ -522,7 +522,13 @@ FJ_API fj_error fj_value_at_pointer(const fj_value *v, const char *ptr, fj_value
  * it is sure, so the exported function starts from the same state. Taking the
  * function's address, or writing its name in parentheses, gets the exported
  * function. Define FJ_NO_INLINE before including this header to get only the
- * exported functions. */
+ * exported functions.
+ * The inline code is C11 and C++11; it is compiled in the caller's files, so
+ * a C89-style warning there about it would not be the caller's to fix. */
+#if defined(__GNUC__) && !defined(__cplusplus)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
+#endif
 
 /* The fj_type of a value by its first byte, plus one (0: no value starts so). */
 FJ_API extern const uint8_t fj__type_of[256];
@@ -1173,6 +1179,10 @@ static inline fj_error fj__value_is_null_inline(const fj_value *v, bool *out) {
 #define fj_value_get_int64(v, out) fj__value_get_int64_inline(v, out)
 #define fj_value_get_bool(v, out) fj__value_get_bool_inline(v, out)
 #define fj_value_is_null(v, out) fj__value_is_null_inline(v, out)
+#endif
+
+#if defined(__GNUC__) && !defined(__cplusplus)
+#pragma GCC diagnostic pop
 #endif
 
 #ifdef __cplusplus

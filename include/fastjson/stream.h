@@ -49,7 +49,7 @@ typedef enum fj_stream_format {
    *  exactly one document; a bad line is reported and the next line read. */
   FJ_STREAM_NDJSON = 0,
   /** JSON text sequences (RFC 7464): each document is preceded by the record
-   *  separator 0x1E and normally ends with '\n'. Empty records are skipped.
+   *  separator 0x1E and normally ends with LF (0x0A). Empty records are skipped.
    *  As RFC 7464 section 2.4 requires, a top-level number or literal that is
    *  not followed by whitespace before the next RS (or the end) is
    *  FJ_ERR_TRUNCATED. A bad record is reported and the next RS read. */
@@ -136,7 +136,7 @@ typedef struct fj_document {
   /** Byte offset of the document's first byte (its first non-whitespace
    *  byte) from the start of the stream. */
   uint64_t offset;
-  /** 1-based line of the document's first byte (lines end at '\n'). */
+  /** 1-based line of the document's first byte (lines end at LF, 0x0A). */
   uint64_t line;
   /** The document's bytes, without surrounding whitespace or separators;
    *  valid until the next fj_stream_next() or fj_stream_free(). For an

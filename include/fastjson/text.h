@@ -41,7 +41,7 @@ FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_si
  *  already known to be valid JSON (the output of a writer, a document that
  *  was validated before), 3-20 times faster than fj_minify(). The `len` bytes
  *  at `json` are written to `sink` without the four JSON whitespace bytes
- *  (space, \t, \n, \r) that are outside strings; every other byte is
+ *  (space, tab, LF, CR) that are outside strings; every other byte is
  *  copied unchanged and in order, so valid input gives exactly fj_minify()'s
  *  output. Strings are found as the validating parser's first stage finds
  *  them: a '"' opens or closes a string unless an odd run of backslashes

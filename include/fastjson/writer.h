@@ -55,7 +55,7 @@ enum fj_write_flags {
   FJ_WRITE_PRETTY = 1u << 0,
   /** With FJ_WRITE_PRETTY: indent with tabs instead of spaces. */
   FJ_WRITE_TABS = 1u << 1,
-  /** Write every non-ASCII character as `\uxxxx` (a UTF-16 surrogate pair
+  /** Write every non-ASCII character as `\\uxxxx` (a UTF-16 surrogate pair
    *  beyond U+FFFF), so the output is pure ASCII. Implies UTF-8 validation. */
   FJ_WRITE_ESCAPE_UNICODE = 1u << 2,
   /** Write '/' as `"\/"` (for embedding in an HTML `<script>` element). */
@@ -139,7 +139,7 @@ FJ_API fj_error fj_writer_begin_array(fj_writer *w);
 FJ_API fj_error fj_writer_end_array(fj_writer *w);
 
 /** The next member's key: `len` bytes of UTF-8 at `key` (bytes, not code
- *  points; the caller keeps ownership; NUL bytes are written as `\u0000`).
+ *  points; the caller keeps ownership; NUL bytes are written as `\\u0000`).
  *  Duplicate keys are not detected. Also FJ_ERR_UTF8 (see FJ_WRITE_* for
  *  validation and replacement). */
 FJ_API fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len);
@@ -242,12 +242,10 @@ FJ_API fj_error fj_writer_flush(fj_writer *w);
  *  written, adds the final newline when pretty, and flushes. A buffer sink's
  *  data is then NUL-terminated. Calling it again does nothing more.
  *  @return FJ_OK; the sink's error if an earlier call got one (it sticks,
- *          so it comes before any of the following); FJ_ERR_EMPTY if no value was written; FJ_ERR_TRUNCATED if
- *          an array or object is open, or a key waits for its value (nothing
- *          is flushed then: write the rest and call again);
- *          FJ_ERR_BUFFER_TOO_SMALL if the output did not fit a fixed buffer
- *          (its `needed` is then the exact size); FJ_ERR_INVALID_ARG; the
- *          sink's error. */
+ *          so it comes before any of the following); FJ_ERR_EMPTY if no value was written;
+ * FJ_ERR_TRUNCATED if an array or object is open, or a key waits for its value (nothing is flushed
+ * then: write the rest and call again); FJ_ERR_BUFFER_TOO_SMALL if the output did not fit a fixed
+ * buffer (its `needed` is then the exact size); FJ_ERR_INVALID_ARG; the sink's error. */
 FJ_API fj_error fj_writer_finish(fj_writer *w);
 
 /** The number of output bytes produced so far (including buffered ones),
