@@ -72,7 +72,8 @@ void fj_parser_free(fj_parser *p) {
 static fj_error reserve_index(fj_parser *p, size_t len) {
   size_t need = len + FJ_INDEX_SLACK;
   if (need <= p->idx_cap) return FJ_OK;
-  if (need > (SIZE_MAX / 2) / sizeof(uint32_t)) return FJ_ERR_NOMEM; /* index_bytes() overflows */
+  if (need > (SIZE_MAX / 2) / sizeof(uint32_t))
+    return FJ_ERR_NOMEM; /* index_bytes() would overflow */
   size_t cap = need + need / 8;
   cap = cap < 4096 ? 4096 : (cap + 4095) & ~(size_t)4095;
   uint32_t *idx = fj__malloc(&p->alloc, index_bytes(cap));
