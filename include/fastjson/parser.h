@@ -587,12 +587,34 @@ static inline fj_error fj__call_array_next(fj_array *a, fj_value *elem) {
     return err_;                                                                                   \
   } while (0)
 
+/* An empty asm statement in one arm of a branch: GCC and clang then keep
+ * the branch instead of turning it into arithmetic (if-conversion). */
+#if defined(__GNUC__)
+#define FJ__KEEP_BRANCH() __asm__ volatile("")
+#else
+#define FJ__KEEP_BRANCH() ((void)0)
+#endif
+
+/* Where the cursor stands after handing out the value at structural pos
+ * (type entry t): past a scalar, on a container's opening bracket for
+ * fj_value_get_array() / fj_value_get_object() to enter. A predicted
+ * branch, not pos + (t is a scalar): the next step starts from this
+ * position, and as arithmetic it waited for the three dependent loads that
+ * found t (index entry, byte, type table) at every value; the branch lets
+ * the next step start at once (visit mesh.json on Zen 5, values not read:
+ * 456 -> 319 us). */
+static inline uint32_t fj__pos_after(uint32_t pos, unsigned t) {
+  if (t <= FJ_TYPE_STRING + 1) return pos + 1;
+  FJ__KEEP_BRANCH();
+  return pos;
+}
+
 /* Writes the handle of the value at structural pos (type entry t) in the
  * entry `serial` at depth `depth`, and steps the cursor over a scalar (one
  * structural); it stays on a container's bracket for get_array/get_object. */
 static inline void fj__hand_out(fj_parser *p, fj__cursor *c, uint32_t pos, uint64_t serial,
                                 uint32_t depth, unsigned t, fj_value *out) {
-  c->pos = pos + (t <= FJ_TYPE_STRING + 1);
+  c->pos = fj__pos_after(pos, t);
   out->parser = p;
   out->parent = serial;
   out->pos = pos;

@@ -340,7 +340,7 @@ fj_error(fj_array_next)(fj_array *a, fj_value *elem) {
     if (r == LEAF_CLOSED) return refused(FJ_END, elem);
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(t = fj__type_of[leaf_char(p, pos)])) {
-      p->hot.pos = pos + fj__type_is_scalar(t);
+      p->hot.pos = fj__pos_after(pos, t);
       a->state = FJ_ITER_MIDDLE;
       a->last = pos;
       if (elem) *elem = fj__handle_t(p, pos, a->depth, a->serial, t);
@@ -426,7 +426,7 @@ static inline fj_error object_step(fj_object *o, uint32_t *key_pos, fj_value *va
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
                                     (t = fj__type_of[leaf_char(p, pos + 2)]))) {
-      p->hot.pos = pos + 2 + fj__type_is_scalar(t);
+      p->hot.pos = fj__pos_after(pos + 2, t);
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
       *key_pos = pos;

@@ -196,11 +196,6 @@ static inline fj_value fj__handle(fj_parser *p, uint32_t pos, uint32_t depth, ui
   return fj__handle_t(p, pos, depth, parent, fj__type_of[c]);
 }
 
-/* Whether a fj__type_of entry is a scalar's: the cursor steps over a scalar
- * as it hands it out (one structural), and stays on a container's opening
- * bracket for fj_value_get_array() / fj_value_get_object() to enter. */
-static inline bool fj__type_is_scalar(unsigned t) { return t <= FJ_TYPE_STRING + 1; }
-
 /* Checks the scalar (string, number, literal) at structural pos completely:
  * escapes, grammar, spelling, and that it ends at a delimiter (validate.c). */
 fj_error fj__check_scalar(fj_parser *p, uint32_t pos);
