@@ -16,21 +16,23 @@ extern "C" {
 typedef struct fj_file {
   const uint8_t *data;
   size_t len;
-  void *base_;  /* mapping or heap block */
+  void *base_;  /* the heap block */
   size_t size_; /* its size in bytes */
-  int mapped_;
 } fj_file;
 
-/** Loads the file at `path` (NUL-terminated): memory-mapped when it is a
- *  regular file, otherwise read to the end (pipes, devices).
+/** Loads the file at `path` (NUL-terminated): reads it to its end into
+ *  memory of its own (regular files, pipes, devices), a copy that later
+ *  changes to the file cannot touch. (Not memory-mapped: reading a mapping
+ *  of a file that another process truncates raises SIGBUS.)
  *  @param f  receives the contents; release them with fj_file_free(). After
  *            any failure but FJ_ERR_INVALID_ARG, *f is zeroed (nothing to
  *            release; fj_file_free() on it is safe and does nothing);
  *            FJ_ERR_INVALID_ARG leaves *f untouched.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`f` or `path` NULL); FJ_ERR_IO (errno
  *          tells why);
- *          FJ_ERR_CAPACITY (a pipe or device delivered more than
- *          FJ_MAX_DOCUMENT_SIZE bytes: reading stops there);
+ *          FJ_ERR_CAPACITY (a regular file larger than
+ *          FJ_MAX_DOCUMENT_SIZE bytes, refused before reading, or a pipe or
+ *          device that delivered more: reading stops there);
  *          FJ_ERR_NOMEM. */
 FJ_API fj_error fj_file_load(fj_file *f, const char *path);
 

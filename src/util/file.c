@@ -1,4 +1,7 @@
-/* Loading a file: mmap for regular files (no copy), read() otherwise. */
+/* Loading a file: read() into memory of our own. Not mmap: a mapped file
+ * that another process truncates turns reads past its new end into SIGBUS,
+ * a crash no error code can report (a log being rotated, a file rewritten
+ * in place). A copy costs one pass at memory speed and cannot change. */
 #define _POSIX_C_SOURCE 200809L
 #include "fastjson/file.h"
 #include "fastjson/parser.h"
@@ -7,12 +10,14 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-static fj_error read_all(fj_file *f, int fd) {
-  size_t cap = 1 << 16, len = 0;
+/* Reads fd to its end into a block of at first `cap` bytes (grown by
+ * doubling): a regular file's size plus one, so that its end is the first
+ * read that returns 0, and a file that grew meanwhile is read whole too. */
+static fj_error read_all(fj_file *f, int fd, size_t cap) {
+  size_t len = 0;
   uint8_t *buf = malloc(cap);
   if (!buf) return FJ_ERR_NOMEM;
   for (;;) {
@@ -42,7 +47,6 @@ static fj_error read_all(fj_file *f, int fd) {
   f->len = len;
   f->base_ = buf;
   f->size_ = cap;
-  f->mapped_ = 0;
   return FJ_OK;
 }
 
@@ -50,19 +54,13 @@ fj_error fj_file_load_fd(fj_file *f, int fd) {
   if (!f || fd < 0) return FJ_ERR_INVALID_ARG;
   memset(f, 0, sizeof *f);
   struct stat st;
-  /* a regular file of size 0 may still have content (/proc, /sys): read it */
+  size_t cap = (size_t)1 << 16;
+  /* a regular file of size 0 may still have content (/proc, /sys): read on */
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m != MAP_FAILED) {
-      f->data = m;
-      f->len = (size_t)st.st_size;
-      f->base_ = m;
-      f->size_ = (size_t)st.st_size;
-      f->mapped_ = 1;
-      return FJ_OK;
-    }
+    if ((uintmax_t)st.st_size > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
+    cap = (size_t)st.st_size + 1;
   }
-  return read_all(f, fd);
+  return read_all(f, fd, cap);
 }
 
 fj_error fj_file_load(fj_file *f, const char *path) {
@@ -79,9 +77,6 @@ fj_error fj_file_load(fj_file *f, const char *path) {
 
 void fj_file_free(fj_file *f) {
   if (!f || !f->base_) return;
-  if (f->mapped_)
-    munmap(f->base_, f->size_);
-  else
-    free(f->base_);
+  free(f->base_);
   memset(f, 0, sizeof *f);
 }
