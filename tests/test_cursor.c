@@ -689,6 +689,15 @@ static void misuse_errors(void **state) {
   /* no place for the iteration: refused before the cursor moves */
   EXPECT(fj_value_get_array(&root, NULL), FJ_ERR_INVALID_ARG);
   EXPECT(fj_value_get_object(&root, NULL), FJ_ERR_INVALID_ARG);
+  /* a NULL result is refused as such whatever the value's type (an array) */
+  size_t len;
+  EXPECT(fj_value_get_int64(&root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_uint64(&root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_double(&root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_number(&root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_bool(&root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_is_null(&root, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_string(&root, NULL, &len), FJ_ERR_INVALID_ARG);
   OK(fj_value_get_array(&root, &a));
   EXPECT(fj_value_get_array(&root, &again), FJ_ERR_OUT_OF_ORDER); /* entering twice */
 

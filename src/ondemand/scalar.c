@@ -26,10 +26,13 @@ fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
   return FJ_OK;
 }
 
-/* Start of a number value, or an error if the value is not one. */
-static fj_error number_start(const fj_value *v, const uint8_t **s) {
+/* Start of a number value, or an error: the handle's, then a NULL `out`
+ * (FJ_ERR_INVALID_ARG, as the getters' docs say, whatever the value's
+ * type), then a value that is not a number. */
+static fj_error number_start(const fj_value *v, const void *out, const uint8_t **s) {
   fj_error err = fj__check_value(v);
   if (err) return err;
+  if (!out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   /* the handle's type: the branch need not wait for the byte */
   if (fj_value_type(v) != FJ_TYPE_NUMBER)
@@ -69,9 +72,8 @@ static fj_error cached_double(fj_parser *p, const fj_value *v, const uint8_t *s,
 
 fj_error(fj_value_get_int64)(const fj_value *v, int64_t *out) {
   const uint8_t *s;
-  fj_error err = number_start(v, &s);
+  fj_error err = number_start(v, out, &s);
   if (err) return err;
-  if (!out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   const uint8_t *end = p->hot.buf + p->hot.len;
   if (FJ_LIKELY(fj__small_integer(s, end, out))) return FJ_OK;
@@ -94,9 +96,8 @@ fj_error(fj_value_get_int64)(const fj_value *v, int64_t *out) {
 
 fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
   const uint8_t *s;
-  fj_error err = number_start(v, &s);
+  fj_error err = number_start(v, out, &s);
   if (err) return err;
-  if (!out) return FJ_ERR_INVALID_ARG;
   size_t len = 0;
   err = fj__parse_uint64(s, v->parser->hot.buf + v->parser->hot.len, out, &len);
   return finish_number(v->parser, s, len, err);
@@ -104,9 +105,8 @@ fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
 
 fj_error fj_value_get_double(const fj_value *v, double *out) {
   const uint8_t *s;
-  fj_error err = number_start(v, &s);
+  fj_error err = number_start(v, out, &s);
   if (err) return err;
-  if (!out) return FJ_ERR_INVALID_ARG;
   size_t len = 0;
   err = cached_double(v->parser, v, s, out, &len);
   return finish_number(v->parser, s, len, err);
@@ -114,9 +114,8 @@ fj_error fj_value_get_double(const fj_value *v, double *out) {
 
 fj_error(fj_value_get_number)(const fj_value *v, fj_number *out) {
   const uint8_t *s;
-  fj_error err = number_start(v, &s);
+  fj_error err = number_start(v, out, &s);
   if (FJ_UNLIKELY(err)) return err;
-  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   const uint8_t *end = p->hot.buf + p->hot.len;
   size_t len = 0;
