@@ -283,8 +283,24 @@ class Cli(unittest.TestCase):
         big = b'["' + b"a" * (64 << 20) + b'"]\n[1]\n'
         r = run("stats", "--ndjson", "-", stdin=big)
         self.assertEqual(r.returncode, 1)
-        self.assertIn(b", here 64 MiB (FJ_ERR_DOCUMENT_TOO_LARGE, byte 0)", r.stderr)
+        self.assertIn(b", here 64 MiB (see --max-line) (FJ_ERR_DOCUMENT_TOO_LARGE, byte 0)",
+                      r.stderr)
         self.assertIn(b"valid:      1\n", r.stdout)  # the line after it is still read
+        # --max-line raises (or lowers) the limit, from a pipe and from a file alike
+        with tempfile.NamedTemporaryFile(suffix=".ndjson") as f:
+            f.write(big)
+            f.flush()
+            for src, stdin in (("-", big), (f.name, None)):
+                r = run("--max-line", "65", "validate", "--ndjson", src, stdin=stdin)
+                self.assertEqual((r.returncode, r.stderr), (0, b""), src)
+                r = run("--max-line=1", "validate", "--ndjson", src, stdin=stdin)
+                self.assertEqual(r.returncode, 1, src)
+                self.assertIn(b":1:1: ", r.stderr, src)
+                self.assertIn(b", here 1 MiB (see --max-line)", r.stderr, src)
+        for bad in ("0", "4096", "-1", "x", ""):
+            r = run("--max-line", bad, "validate", "--ndjson", "-", stdin=b"[]")
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn(b"--max-line takes 1..4095 (MiB)", r.stderr, bad)
 
     def test_usage_errors_and_help(self):
         self.assertEqual(run().returncode, 2)

@@ -19,7 +19,8 @@
 enum { EXIT_INVALID = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
 static const char *const usage_text =
-    "usage: fastjson [--kernel NAME] [--max-depth N] COMMAND [OPTIONS] FILE...\n"
+    "usage: fastjson [--kernel NAME] [--max-depth N] [--max-line MIB] COMMAND [OPTIONS]\n"
+    "                FILE...\n"
     "\n"
     "Commands:\n"
     "  validate [--ndjson] FILE...\n"
@@ -38,6 +39,8 @@ static const char *const usage_text =
     "  --kernel NAME   use this stage-1 kernel (see --kernels; FASTJSON_KERNEL too)\n"
     "  --max-depth N   accept arrays and objects nested up to N levels (default 1024,\n"
     "                  at most 1048576)\n"
+    "  --max-line MIB  --ndjson: accept lines (documents) up to MIB mebibytes\n"
+    "                  (default 64, at most 4095)\n"
     "  --kernels       list the compiled kernels, which this CPU runs, the one in use\n"
     "  --version       print the version\n"
     "  --help          print this help\n"
@@ -72,7 +75,8 @@ static const char *const command_help[][2] = {
      "reported with its line number and the others are still checked. Empty lines\n"
      "are skipped, so an empty FILE is valid NDJSON (without --ndjson it is\n"
      "FJ_ERR_EMPTY). Lines over 64 MiB (not counting whitespace around the\n"
-     "document) are FJ_ERR_DOCUMENT_TOO_LARGE. Pipes and\n"
+     "document; --max-line MIB sets another limit) are FJ_ERR_DOCUMENT_TOO_LARGE.\n"
+     "Pipes and\n"
      "standard input are read in chunks. On a terminal a progress bar is drawn on\n"
      "standard error during long runs.\n"
      "Exit code: 3 if any FILE cannot be read, else 1 if any is invalid, else 0.\n"},
@@ -144,6 +148,10 @@ static int load(const char *path, fj_file *f) {
 #define MAX_DEPTH_LIMIT FJ_MAX_DEPTH
 static uint32_t max_depth = FJ_DEFAULT_MAX_DEPTH;
 
+/* The longest NDJSON line (document) in force, in bytes (--max-line MIB). */
+#define MAX_LINE_LIMIT_MIB 4095 /* the largest whole MiB under FJ_MAX_DOCUMENT_SIZE */
+static size_t max_line = FJ_STREAM_DEFAULT_MAX_DOCUMENT;
+
 /* The library's messages for a limit name the setting; the command line's
  * errors also give the value in force, and the option that raises it. */
 static const char *limit_note(fj_error err) {
@@ -152,7 +160,7 @@ static const char *limit_note(fj_error err) {
   if (err == FJ_ERR_DEPTH)
     snprintf(note, sizeof note, ", here %u levels (see --max-depth)", max_depth);
   else if (err == FJ_ERR_DOCUMENT_TOO_LARGE)
-    snprintf(note, sizeof note, ", here %zu MiB", FJ_STREAM_DEFAULT_MAX_DOCUMENT >> 20);
+    snprintf(note, sizeof note, ", here %zu MiB (see --max-line)", max_line >> 20);
   return note;
 }
 
@@ -278,17 +286,17 @@ static void progress_update(progress *pg, uint64_t done) {
  * order (cannot read 3 > invalid 1 > valid 0). */
 static int worse(int a, int b) { return a == EXIT_IO || b == EXIT_IO ? EXIT_IO : a > b ? a : b; }
 
-/* Opens FILE as an NDJSON stream that validates every line: a mapped
- * buffer for a regular file, chunked reads (memory bounded by the longest
+/* Opens FILE as an NDJSON stream that validates every line: the loaded
+ * file for a regular file, chunked reads (memory bounded by the longest
  * line) for '-' (standard input), pipes and devices. Lines longer than
- * FJ_STREAM_DEFAULT_MAX_DOCUMENT are FJ_ERR_DOCUMENT_TOO_LARGE either way,
+ * max_line (--max-line) are FJ_ERR_DOCUMENT_TOO_LARGE either way,
  * so a file gives the same verdict however it is passed. *fd receives a
  * descriptor to close, or -1. */
 static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *total, int *fd) {
   const fj_parser_options po = {.max_depth = max_depth};
   fj_stream_options o = {.format = FJ_STREAM_NDJSON,
                          .flags = FJ_STREAM_VALIDATE,
-                         .max_document_size = FJ_STREAM_DEFAULT_MAX_DOCUMENT,
+                         .max_document_size = max_line,
                          .parser = &po};
   fj_error err;
   struct stat st;
@@ -770,6 +778,14 @@ int main(int argc, char **argv) {
       if (!*value || *end || *value == '-' || n < 1 || n > MAX_DEPTH_LIMIT)
         return usage_error("--max-depth takes 1..1048576", value);
       max_depth = (uint32_t)n;
+    } else if (strncmp(argv[i], "--max-line", 10) == 0 && (!argv[i][10] || argv[i][10] == '=')) {
+      const char *value = argv[i][10] ? argv[i] + 11 : i + 1 < argc ? argv[++i] : NULL;
+      if (!value) return usage_error("--max-line needs a number of MiB", NULL);
+      char *end;
+      unsigned long n = strtoul(value, &end, 10);
+      if (!*value || *end || *value == '-' || n < 1 || n > MAX_LINE_LIMIT_MIB)
+        return usage_error("--max-line takes 1..4095 (MiB)", value);
+      max_line = (size_t)n << 20;
     } else {
       return usage_error("unknown option", argv[i]);
     }
