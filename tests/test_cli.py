@@ -260,7 +260,7 @@ class Cli(unittest.TestCase):
         for bad in ("0", "1048577", "-5", "x", ""):
             r = run("--max-depth", bad, "validate", "-", stdin=b"[]")
             self.assertEqual(r.returncode, 2, bad)
-            self.assertIn(b"--max-depth takes 1..1048576", r.stderr, bad)
+            self.assertIn(b"--max-depth takes 1..1048576 (levels)", r.stderr, bad)
         self.assertEqual(run("validate", "--max-depth", "5", "-", stdin=b"[]").returncode, 2)
 
     def test_malformed_pointer_is_a_usage_error(self):

@@ -135,6 +135,35 @@ static int usage_error(const char *msg, const char *arg) {
   return EXIT_USAGE;
 }
 
+/* Whether arg is the option `name`, alone or as name=VALUE. */
+static bool is_option(const char *arg, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(arg, name, n) == 0 && (!arg[n] || arg[n] == '=');
+}
+
+/* The value of the option at argv[*i] (name=N, or name and N as the next
+ * argument, which *i then moves to): N in *out and 0, or the usage error's
+ * exit code for a missing value or one outside 1..max (`unit` names N's in
+ * the messages: "levels", "MiB"). */
+static int count_option(int argc, char **argv, int *i, const char *name, const char *unit,
+                        unsigned long max, unsigned long *out) {
+  const char *arg = argv[*i], *eq = strchr(arg, '=');
+  const char *value = eq ? eq + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+  char msg[96];
+  if (!value) {
+    snprintf(msg, sizeof msg, "%s needs a number of %s", name, unit);
+    return usage_error(msg, NULL);
+  }
+  char *end;
+  unsigned long n = strtoul(value, &end, 10);
+  if (!*value || *end || *value == '-' || n < 1 || n > max) {
+    snprintf(msg, sizeof msg, "%s takes 1..%lu (%s)", name, max, unit);
+    return usage_error(msg, value);
+  }
+  *out = n;
+  return 0;
+}
+
 static int load(const char *path, fj_file *f) {
   fj_error err = strcmp(path, "-") == 0 ? fj_file_load_fd(f, 0) : fj_file_load(f, path);
   if (err == FJ_OK) return 0;
@@ -770,21 +799,15 @@ int main(int argc, char **argv) {
     } else if (strcmp(argv[i], "--kernel") == 0) {
       if (i + 1 >= argc) return usage_error("--kernel needs a NAME (see --kernels)", NULL);
       kernel = argv[++i];
-    } else if (strncmp(argv[i], "--max-depth", 11) == 0 && (!argv[i][11] || argv[i][11] == '=')) {
-      const char *value = argv[i][11] ? argv[i] + 12 : i + 1 < argc ? argv[++i] : NULL;
-      if (!value) return usage_error("--max-depth needs a number of levels", NULL);
-      char *end;
-      unsigned long n = strtoul(value, &end, 10);
-      if (!*value || *end || *value == '-' || n < 1 || n > MAX_DEPTH_LIMIT)
-        return usage_error("--max-depth takes 1..1048576", value);
+    } else if (is_option(argv[i], "--max-depth")) {
+      unsigned long n;
+      int rc = count_option(argc, argv, &i, "--max-depth", "levels", MAX_DEPTH_LIMIT, &n);
+      if (rc) return rc;
       max_depth = (uint32_t)n;
-    } else if (strncmp(argv[i], "--max-line", 10) == 0 && (!argv[i][10] || argv[i][10] == '=')) {
-      const char *value = argv[i][10] ? argv[i] + 11 : i + 1 < argc ? argv[++i] : NULL;
-      if (!value) return usage_error("--max-line needs a number of MiB", NULL);
-      char *end;
-      unsigned long n = strtoul(value, &end, 10);
-      if (!*value || *end || *value == '-' || n < 1 || n > MAX_LINE_LIMIT_MIB)
-        return usage_error("--max-line takes 1..4095 (MiB)", value);
+    } else if (is_option(argv[i], "--max-line")) {
+      unsigned long n;
+      int rc = count_option(argc, argv, &i, "--max-line", "MiB", MAX_LINE_LIMIT_MIB, &n);
+      if (rc) return rc;
       max_line = (size_t)n << 20;
     } else {
       return usage_error("unknown option", argv[i]);
