@@ -328,6 +328,53 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
   return FJ_OK;
 }
 
+#if defined(FJ_ESCAPE_AVX512) && defined(FJ_ESCAPE_SSE2)
+#include <immintrin.h>
+
+/* One block of up to 64 bytes per step: a masked load (nothing past
+ * src[n) is read), a masked store of the block as it is (nothing past the
+ * block's output is written), and the mask of the bytes to stop at; the
+ * escape then overwrites from the first of them. A byte XOR 0x02 is at
+ * most 0x20 exactly when it is a control character or '"' (unsigned), or
+ * also >= 0x80 (signed): non-ASCII stops until the rest of the string is
+ * validated once, as in fj__escape(). */
+__attribute__((target("avx512f,avx512bw,avx512vl,bmi,bmi2"))) fj_error
+fj__escape_avx512(uint8_t *dst, const uint8_t *src, size_t n, size_t *written) {
+  const __m512i two = _mm512_set1_epi8(0x02), lim = _mm512_set1_epi8(0x20);
+  const __m512i backslash = _mm512_set1_epi8('\\');
+  size_t i = 0, o = 0;
+  bool high_ok = false; /* the rest of the string is valid UTF-8 */
+  while (i < n) {
+    size_t rem = n - i;
+    __mmask64 live = rem >= 64 ? ~(__mmask64)0 : (__mmask64)_bzhi_u64(~0ull, (unsigned)rem);
+    __m512i v = _mm512_maskz_loadu_epi8(live, src + i);
+    __m512i x = _mm512_xor_si512(v, two);
+    __mmask64 stop = high_ok ? _mm512_mask_cmple_epu8_mask(live, x, lim)
+                             : _mm512_mask_cmple_epi8_mask(live, x, lim);
+    stop |= _mm512_cmpeq_epi8_mask(v, backslash);
+    _mm512_mask_storeu_epi8(dst + o, live, v);
+    if (!stop) {
+      size_t k = rem >= 64 ? 64 : rem;
+      i += k;
+      o += k;
+      continue;
+    }
+    size_t z = (size_t)__builtin_ctzll(stop);
+    i += z;
+    o += z;
+    if (src[i] < 0x80) {
+      o += put_ascii_escape(dst + o, src[i]);
+      i++;
+    } else {
+      if (!fj__utf8_valid(src + i, n - i)) return FJ_ERR_UTF8;
+      high_ok = true;
+    }
+  }
+  *written = o;
+  return FJ_OK;
+}
+#endif
+
 static bool utf8_valid_scalar(const uint8_t *src, size_t n) {
   size_t i = 0;
   while (i < n) {

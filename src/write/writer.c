@@ -270,6 +270,7 @@ static void start(fj_writer *w, fj_sink sink) {
    * fj_kernel_select()); they test for the default characters only */
   w->vshort = w->short_ok && (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) &&
               strcmp(fj__kernel_now()->name, "avx512") == 0;
+  w->vescape = w->vshort && w->esc == FJ__ESC_VALIDATE;
 #endif
   w->finished = false;
   w->err = FJ_OK;
@@ -466,7 +467,12 @@ static inline fj_error put_string(fj_writer *w, const char *s, size_t n) {
   uint8_t *p = w->pos;
   size_t k;
   *p++ = '"';
+#ifdef FJ_WRITE_AVX512
+  fj_error err = w->vescape ? fj__escape_avx512(p, (const uint8_t *)s, n, &k)
+                            : fj__escape(p, (const uint8_t *)s, n, w->esc, &k);
+#else
   fj_error err = fj__escape(p, (const uint8_t *)s, n, w->esc, &k);
+#endif
   if (FJ_UNLIKELY(err)) {
     w->pos = w->mark;
     return err;

@@ -72,6 +72,7 @@ struct fj_writer {
                       * that allow them take the compact fast path */
   bool short_ok;     /* short strings may take the inline path (no '/' escaping) */
   bool vshort;       /* short strings and keys take the AVX-512 inline path (writer.c) */
+  bool vescape;      /* other strings take fj__escape_avx512() */
   bool finished;
   bool pretty;
   unsigned esc; /* FJ__ESC_* */
