@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "util/compiler.h"
+
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define FJ_ESCAPE_SSE2 1
@@ -478,6 +480,124 @@ __attribute__((target("ssse3"))) static bool utf8_valid_ssse3(const uint8_t *src
   }
   err = _mm_or_si128(err, incomplete);
   return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) == 0xFFFF;
+}
+#endif
+
+#if defined(FJ_ESCAPE_AVX512) && defined(FJ_UTF8_SSSE3)
+#include <immintrin.h>
+
+#define FJ_AVX512_ESC_TARGET                                                                       \
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi,bmi2")))
+
+/* fj__utf8_valid() in 64-byte blocks: utf8_block_errors()'s lookups with
+ * 512-bit shuffles (the tables repeat in each 128-bit lane), the bytes 1, 2
+ * and 3 back taken across the block boundary with one two-source byte
+ * permute each (VBMI). The last block is a masked load padded with NULs,
+ * which end any sequence: one cut off by the string's end is an error in
+ * the padding, and when the last block is full its last three bytes are
+ * checked against max_tail as in utf8_valid_ssse3(). */
+FJ_AVX512_ESC_TARGET FJ_NOINLINE static bool utf8_valid_avx512(const uint8_t *src, size_t n) {
+  const __m512i byte1_high = _mm512_broadcast_i32x4(_mm_setr_epi8(
+      U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
+      U8_TOO_LONG, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
+      U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
+      U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4));
+  const __m512i byte1_low = _mm512_broadcast_i32x4(
+      _mm_setr_epi8((char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4),
+                    (char)(U8_CARRY | U8_OVERLONG_2), (char)U8_CARRY, (char)U8_CARRY,
+                    (char)(U8_CARRY | U8_TOO_LARGE), (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
+                    (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
+                    (char)(U8_BIG | U8_SURROGATE), (char)U8_BIG, (char)U8_BIG));
+  const __m512i byte2_high = _mm512_broadcast_i32x4(_mm_setr_epi8(
+      U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
+      U8_TOO_SHORT, U8_TOO_SHORT,
+      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE_1000 | U8_OVERLONG_4),
+      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE), (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE),
+      (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE), U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
+      U8_TOO_SHORT));
+  const __m512i nib = _mm512_set1_epi8(0x0F);
+  /* permute indices: lane i takes byte i - k of (prev, in) */
+  const __m512i lane = _mm512_set_epi8(
+      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
+      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
+      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  const __m512i idx1 = _mm512_add_epi8(lane, _mm512_set1_epi8(63));
+  const __m512i idx2 = _mm512_add_epi8(lane, _mm512_set1_epi8(62));
+  const __m512i idx3 = _mm512_add_epi8(lane, _mm512_set1_epi8(61));
+  __m512i prev = _mm512_setzero_si512(), err = prev, in = prev;
+  size_t i = 0;
+  do {
+    size_t rem = n - i;
+    __mmask64 live = rem >= 64 ? ~(__mmask64)0 : (__mmask64)_bzhi_u64(~0ull, (unsigned)rem);
+    in = _mm512_maskz_loadu_epi8(live, src + i);
+    __m512i prev1 = _mm512_permutex2var_epi8(prev, idx1, in);
+    __m512i sc = _mm512_and_si512(
+        _mm512_and_si512(
+            _mm512_shuffle_epi8(byte1_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nib)),
+            _mm512_shuffle_epi8(byte1_low, _mm512_and_si512(prev1, nib))),
+        _mm512_shuffle_epi8(byte2_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nib)));
+    __m512i prev2 = _mm512_permutex2var_epi8(prev, idx2, in);
+    __m512i prev3 = _mm512_permutex2var_epi8(prev, idx3, in);
+    __m512i must23 =
+        _mm512_or_si512(_mm512_subs_epu8(prev2, _mm512_set1_epi8((char)(0xE0 - 0x80))),
+                        _mm512_subs_epu8(prev3, _mm512_set1_epi8((char)(0xF0 - 0x80))));
+    err = _mm512_or_si512(
+        err, _mm512_xor_si512(_mm512_and_si512(must23, _mm512_set1_epi8((char)0x80)), sc));
+    prev = in;
+    i += 64;
+  } while (i < n);
+  /* the last block: a lead byte in its last three lanes wants more */
+  const __m512i max_tail = _mm512_mask_blend_epi8(
+      (__mmask64)7 << 61, _mm512_set1_epi8((char)0xFF),
+      _mm512_set_epi8((char)(0xC0 - 1), (char)(0xE0 - 1), (char)(0xF0 - 1), 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                      0));
+  err = _mm512_or_si512(err, _mm512_subs_epu8(in, max_tail));
+  return _mm512_test_epi8_mask(err, err) == 0;
+}
+
+/* One block of up to 64 bytes per step: a masked load (nothing past
+ * src[n) is read), a masked store of the block as it is (nothing past the
+ * block's output is written), and the mask of the bytes to stop at; the
+ * escape then overwrites from the first of them. A byte XOR 0x02 is at
+ * most 0x20 exactly when it is a control character or '"' (unsigned), or
+ * also >= 0x80 (signed): non-ASCII stops until the rest of the string is
+ * validated once, as in fj__escape(). */
+FJ_AVX512_ESC_TARGET fj_error fj__escape_avx512(uint8_t *dst, const uint8_t *src, size_t n,
+                                                size_t *written) {
+  const __m512i two = _mm512_set1_epi8(0x02), lim = _mm512_set1_epi8(0x20);
+  const __m512i backslash = _mm512_set1_epi8('\\');
+  size_t i = 0, o = 0;
+  bool high_ok = false; /* the rest of the string is valid UTF-8 */
+  while (i < n) {
+    size_t rem = n - i;
+    __mmask64 live = rem >= 64 ? ~(__mmask64)0 : (__mmask64)_bzhi_u64(~0ull, (unsigned)rem);
+    __m512i v = _mm512_maskz_loadu_epi8(live, src + i);
+    __m512i x = _mm512_xor_si512(v, two);
+    __mmask64 stop = high_ok ? _mm512_mask_cmple_epu8_mask(live, x, lim)
+                             : _mm512_mask_cmple_epi8_mask(live, x, lim);
+    stop |= _mm512_cmpeq_epi8_mask(v, backslash);
+    _mm512_mask_storeu_epi8(dst + o, live, v);
+    if (!stop) {
+      size_t k = rem >= 64 ? 64 : rem;
+      i += k;
+      o += k;
+      continue;
+    }
+    size_t z = (size_t)__builtin_ctzll(stop);
+    i += z;
+    o += z;
+    if (src[i] < 0x80) {
+      o += put_ascii_escape(dst + o, src[i]);
+      i++;
+    } else {
+      if (!utf8_valid_avx512(src + i, n - i)) return FJ_ERR_UTF8;
+      high_ok = true;
+    }
+  }
+  *written = o;
+  return FJ_OK;
 }
 #endif
 

@@ -34,6 +34,15 @@ enum {
  * without REPLACE and the input is not UTF-8 (the output is then garbage). */
 fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, size_t *written);
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* fj__escape() with flags FJ__ESC_VALIDATE only (the writer's default), in
+ * 64-byte blocks with AVX-512 (BW, VL, VBMI, BMI2), UTF-8 checked in
+ * 64-byte blocks too: for CPUs that have it (the writer takes it with the
+ * avx512 kernel, whose CPU test covers these). */
+#define FJ_ESCAPE_AVX512 1
+fj_error fj__escape_avx512(uint8_t *dst, const uint8_t *src, size_t n, size_t *written);
+#endif
+
 /* Is `n` bytes at `src` well-formed UTF-8 (RFC 3629: no overlongs, no
  * surrogates, nothing above U+10FFFF)? */
 bool fj__utf8_valid(const uint8_t *src, size_t n);

@@ -71,6 +71,8 @@ struct fj_writer {
   uint8_t pair_fast; /* 2, or 0 when pretty: keys and ends whose state is one of the two
                       * that allow them take the compact fast path */
   bool short_ok;     /* short strings may take the inline path (no '/' escaping) */
+  bool vshort;       /* short strings and keys take the AVX-512 inline path (writer.c) */
+  bool vescape;      /* other strings take fj__escape_avx512() */
   bool finished;
   bool pretty;
   unsigned esc; /* FJ__ESC_* */
