@@ -961,15 +961,43 @@ static void test_string_options(void **state) {
 }
 
 /* The escaper's last partial block and the UTF-8 check's last bytes, at
- * every length up to 48: a '"' escaped at each position (the tail's bytes
- * before it must not be stored again as they were), then a character of
- * 3 bytes at each position, then a stray continuation byte at each
- * position (refused, or U+FFFD with FJ_WRITE_REPLACE_INVALID_UTF8), then a
- * character cut short at the end. */
+ * every length up to 140 (two 64-byte blocks and a tail): a '"' escaped at
+ * each position (the tail's bytes before it must not be stored again as
+ * they were), then a character of 3 bytes at each position, then a stray
+ * continuation byte at each position (refused, or U+FFFD with
+ * FJ_WRITE_REPLACE_INVALID_UTF8), then a character cut short at the end;
+ * then RFC 3629's malformed sequences (overlong, surrogate, above
+ * U+10FFFF, bytes never used) and well-formed 2- and 4-byte characters at
+ * each position. Run once per kernel: each has its own escaper. */
 static void test_string_tails(void **state) {
   (void)state;
-  for (size_t n = 1; n <= 48; n++) {
-    char in[64], want[80];
+  static const char *const bad[] = {
+      "\xc0\x80",     "\xc1\xbf",         "\xe0\x80\x80",     "\xe0\x9f\xbf",     "\xed\xa0\x80",
+      "\xed\xbf\xbf", "\xf0\x80\x80\x80", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff",
+      "\xfe"};
+  static const char *const good[] = {"\xc2\x80", "\xdf\xbf", "\xed\x9f\xbf", "\xf0\x90\x80\x80",
+                                     "\xf4\x8f\xbf\xbf"};
+  for (size_t n = 1; n <= 140; n++) {
+    char in[160], want[180];
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+      const size_t m = strlen(bad[k]);
+      for (size_t e = 0; e + m <= n; e++) {
+        memset(in, 'a', n);
+        memcpy(in + e, bad[k], m);
+        fj_error err;
+        assert_null(one_string(0, in, n, &err));
+        assert_int_equal(err, FJ_ERR_UTF8);
+      }
+    }
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+      const size_t m = strlen(good[k]);
+      for (size_t e = 0; e + m <= n; e++) {
+        memset(in, 'a', n);
+        memcpy(in + e, good[k], m);
+        snprintf(want, sizeof want, "[\"%.*s\"]", (int)n, in);
+        expect_escaped(0, in, n, want);
+      }
+    }
     for (size_t e = 0; e < n; e++) { /* a quote at e */
       memset(in, 'a', n);
       in[e] = '"';
