@@ -552,9 +552,9 @@ static inline bool fj__handle_ok(const fj_value *v) {
  * address taken, so the compiler can keep them in registers on the inline
  * paths. (The exported functions write every handle and iteration they are
  * given, failing or not; the copies start zeroed all the same.) NULL stays
- * NULL. Scalar results go to the caller's memory directly, and so do
- * fj_object_next_key()'s: its copies measured slower (instruments.json
- * 77 -> 81 us, twitter.json 210 -> 218), the array's faster. */
+ * NULL. Scalar results go to the caller's memory directly. (The object
+ * iteration's copy in fj_object_next_key() once measured 2-5 % slower; on
+ * Zen 5 it made visit apache_builds.json 6 % faster, twitter.json 2 %.) */
 static inline fj_error fj__call_array_next(fj_array *a, fj_value *elem) {
   if (!a || !elem) return (fj_array_next)(a, elem);
   fj_array ta = *a;
@@ -860,7 +860,18 @@ static inline fj_error fj__object_next_key_inline(fj_object *o, const char **key
   if (!key || !key_len) return (fj_object_next_key)(o, key, key_len, value);
   const char *tk = NULL; /* the call writes both, failing or not */
   size_t tn = 0;
-  const fj_error err = (fj_object_next_key)(o, &tk, &tn, value);
+  if (!o || !value) {
+    const fj_error err = (fj_object_next_key)(o, &tk, &tn, value);
+    *key = tk;
+    *key_len = tn;
+    return err;
+  }
+  fj_object to = *o;
+  fj_value tv;
+  memset(&tv, 0, sizeof tv);
+  const fj_error err = (fj_object_next_key)(&to, &tk, &tn, &tv);
+  *o = to;
+  *value = tv;
   *key = tk;
   *key_len = tn;
   return err;
