@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1717,6 +1718,42 @@ static int generate(const char *schema, char *buf, size_t cap) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Fails if a name in the generated file `name` (outside comments, strings
+ * and the library's own fj__ names) holds "__" after its first byte. */
+static void expect_no_double_underscore(const char *name, const char *schema) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", g_dir, name);
+  size_t len;
+  char *text = slurp(path, &len); /* ends in '\0' for strstr */
+  assert_non_null(text);
+  const unsigned char *t = (const unsigned char *)text;
+  for (size_t i = 0; i < len;) {
+    if (t[i] == '/' && i + 1 < len && t[i + 1] == '*') {
+      const char *end = strstr((const char *)t + i + 2, "*/");
+      i = end ? (size_t)(end - (const char *)t) + 2 : len;
+    } else if (t[i] == '"' || t[i] == '\'') {
+      unsigned char q = t[i++];
+      while (i < len && t[i] != q)
+        i += t[i] == '\\' ? 2 : 1;
+      i++;
+    } else if (isalpha(t[i]) || t[i] == '_') {
+      size_t start = i;
+      while (i < len && (isalnum(t[i]) || t[i] == '_'))
+        i++;
+      const char *id = (const char *)t + start;
+      size_t n = i - start;
+      bool dbl = false; /* the compiler's __cplusplus and __attribute__ start so */
+      for (size_t k = 1; k + 1 < n; k++)
+        dbl |= id[k] == '_' && id[k + 1] == '_';
+      if (dbl && strncmp(id, "fj__", 4) && strncmp(id, "__", 2))
+        fail_msg("%s: %.*s in %s", schema, (int)n, id, name);
+    } else {
+      i++;
+    }
+  }
+  free(text);
+}
+
 /* Schemas whose type names would clash (with each other, the library's,
  * a C header's, or a name the generated code uses) and shapes that read no
  * member: the output compiles warning-free (a redefinition of struct X or
@@ -1751,10 +1788,25 @@ static void test_generated_names_compile(void **state) {
       "{\"type\": \"object\", \"properties\": {\"class\": {\"type\": \"string\"}, \"new\": "
       "{\"type\": \"integer\"}, \"this\": {\"title\": \"template\", \"type\": \"object\", "
       "\"properties\": {\"delete\": {\"type\": \"boolean\"}}}, \"kids\": {\"type\": \"array\", "
-      "\"items\": {\"$ref\": \"#\"}}}}"};
+      "\"items\": {\"$ref\": \"#\"}}}}",
+      /* keys that are not C: empty, non-ASCII, a digit first, underscores
+       * at the ends and in runs, a flag's name, keyword titles; C++
+       * reserves any name with "__" (x__, has__1abc, Root__id before) */
+      "{\"title\": \"_R_\", \"type\": \"object\", \"properties\": {\"\": {\"type\": "
+      "\"integer\"}, \"\\u00e9\": {\"type\": \"string\"}, \"1abc\": {\"type\": \"boolean\"}, "
+      "\"_id\": {\"type\": \"string\"}, \"id\": {\"type\": \"string\"}, \"has_id\": {\"type\": "
+      "\"integer\"}, \"a..b\": {\"type\": \"integer\"}, \"__x__\": {\"type\": \"object\", "
+      "\"properties\": {\"y__z\": {\"enum\": [\"int\", \"__\", \"_a_\"], \"type\": \"string\"}}}, "
+      "\"u_\": {\"oneOf\": [{\"type\": \"object\", \"properties\": {\"k\": {\"const\": \"_c_\"}}, "
+      "\"required\": [\"k\"]}, {\"type\": \"object\", \"properties\": {\"k\": {\"const\": "
+      "\"class\"}}, \"required\": [\"k\"]}]}, \"l\": {\"type\": \"array\", \"items\": "
+      "{\"title\": \"_int_\", \"type\": \"object\", \"properties\": {\"q\": {\"type\": "
+      "\"integer\"}}}}}}"};
   for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
     char out[4096], cmd[1024];
     if (generate(schemas[i], out, sizeof out) != 0) fail_msg("%s: %s", schemas[i], out);
+    expect_no_double_underscore("gen_out.h", schemas[i]);
+    expect_no_double_underscore("gen_out.c", schemas[i]);
     /* strict C11, and gnu11, which predefines linux and unix */
     for (int gnu = 0; gnu < 2; gnu++) {
       snprintf(cmd, sizeof cmd,

@@ -249,6 +249,7 @@ typedef struct field {
   char *name; /* the JSON key, unescaped */
   size_t name_len;
   char *cname; /* the C member */
+  char *flag;  /* its has_ flag's name, whether or not the member has one */
   type *t;
   bool required, nullable, pointer;
   jn *def; /* default value */
@@ -258,7 +259,8 @@ typedef struct field {
 typedef struct variant {
   char *tag; /* discriminator value or the nested key */
   size_t tag_len;
-  char *cname;
+  char *cname; /* the member of `as` */
+  char *kind;  /* the enum constant that selects it */
   type *t;
   bool pointer;
 } variant;
@@ -358,19 +360,38 @@ static void check_duplicates(const jn *n, const char *ptr) {
                      n->kind == J_OBJ ? child_ptr(ptr, n->keys[i]) : fmt("%s/%zu", ptr, i));
 }
 
-/* A C identifier from arbitrary text: other bytes become '_'. */
+/* Two name parts joined by one '_'. C++ reserves every name that contains
+ * "__", so the parts' own underscores at the seam merge into the one. */
+static char *join(const char *a, const char *b) {
+  size_t n = strlen(a);
+  while (n && a[n - 1] == '_')
+    n--;
+  while (*b == '_')
+    b++;
+  return fmt("%.*s_%s", (int)n, a, b);
+}
+
+static bool is_keyword(const char *d) {
+  for (size_t i = 0; i < sizeof c_keywords / sizeof *c_keywords; i++)
+    if (!strcmp(d, c_keywords[i])) return true;
+  return false;
+}
+
+/* A C identifier from arbitrary text: a run of other bytes becomes one
+ * '_' (never "__", which C++ reserves anywhere in a name). */
 static char *ident(const char *s, size_t n) {
   char *d = xmalloc(n + 3);
   size_t k = 0;
   if (!n || isdigit((unsigned char)s[0])) d[k++] = '_';
-  for (size_t i = 0; i < n; i++)
-    d[k++] = isalnum((unsigned char)s[i]) ? s[i] : '_';
+  for (size_t i = 0; i < n; i++) {
+    char c = isalnum((unsigned char)s[i]) ? s[i] : '_';
+    if (c != '_' || !k || d[k - 1] != '_') d[k++] = c;
+  }
   d[k] = '\0';
-  for (size_t i = 0; i < sizeof c_keywords / sizeof *c_keywords; i++)
-    if (!strcmp(d, c_keywords[i])) d[k++] = '_';
+  if (is_keyword(d)) d[k++] = '_';
   d[k] = '\0';
-  /* C reserves _X... and __...: _Bool is a keyword, others may be macros */
-  if (d[0] == '_' && (d[1] == '_' || isupper((unsigned char)d[1]))) return fmt("x%s", d);
+  /* C reserves _X...: _Bool is a keyword, others may be macros */
+  if (d[0] == '_' && isupper((unsigned char)d[1])) return fmt("x%s", d);
   return d;
 }
 
@@ -411,12 +432,13 @@ static const char *const generated_names[] = {
     "read_const", "memcmp", "memchr", "memcpy", "memset", "strlen", "strcmp"};
 
 /* Whether `name` starts as no type name may: the library's prefixes, its
- * element types' helpers (write_fj_string_array_rest), C's reserved ones. */
+ * element types' helpers (write_fj_string_array_rest), and '_', which C
+ * reserves at file scope and C++ (before a capital) everywhere. */
 static bool reserved_prefix(const char *name) {
   static const char *const prefixes[] = {"fj_", "FJ_", "write_fj_", "read_fj_", "equal_fj_"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
     if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return true;
-  return name[0] == '_' && (name[1] == '_' || isupper((unsigned char)name[1]));
+  return name[0] == '_';
 }
 
 /* Whether a type may not take `name`: another type has it (the root's
@@ -437,9 +459,21 @@ static bool name_taken(const char *name) {
   return false;
 }
 
-/* A type name no other type has. */
-static char *unique_type_name(const char *base) {
-  if (reserved_prefix(base)) base = fmt("T_%s", base); /* no suffix would free it */
+/* A type name no other type has. Type names are the stems of the generated
+ * functions and constants (fj_read_T, T_kind, T_array), so they neither
+ * begin nor end with '_' nor hold "__"; a name that still is a keyword or
+ * starts with a digit or a reserved prefix gets "T_" before it. */
+static char *unique_type_name(const char *text) {
+  char *base = xmalloc(strlen(text) + 1);
+  size_t k = 0;
+  for (const char *c = text; *c; c++)
+    if (*c != '_' || (k && base[k - 1] != '_')) base[k++] = *c;
+  while (k && base[k - 1] == '_')
+    k--;
+  base[k] = '\0';
+  if (!k) base = xstrdup("T");
+  if (reserved_prefix(base) || is_keyword(base) || isdigit((unsigned char)base[0]))
+    base = fmt("T_%s", base); /* no suffix would free it */
   char *name = xstrdup(base);
   for (int i = 2; name_taken(name); i++)
     name = fmt("%s_%d", base, i);
@@ -589,13 +623,17 @@ static void parse_policies(type *t, const jn *s, const char *ptr) {
   }
 }
 
+/* Whether a member (or its has_ flag) named `cname` would meet a member or
+ * flag of `t` already named. */
 static bool member_name_taken(const type *t, const char *cname) {
-  for (size_t i = 0; i < t->nfields; i++) {
-    if (t->fields[i].cname && !strcmp(t->fields[i].cname, cname)) return true;
-    if (t->fields[i].cname && !strncmp(cname, "has_", 4) && !strcmp(t->fields[i].cname, cname + 4))
-      return true;
+  char *flag = join("has", cname);
+  bool taken = false;
+  for (size_t i = 0; i < t->nfields && !taken; i++) {
+    const field *f = &t->fields[i];
+    taken = f->cname && (!strcmp(f->cname, cname) || !strcmp(f->flag, cname) ||
+                         !strcmp(f->cname, flag) || !strcmp(f->flag, flag));
   }
-  return false;
+  return taken;
 }
 
 static void check_default(const field *f) {
@@ -657,7 +695,8 @@ static void parse_record(type *t, jn *s, const char *ptr) {
     char *base = ident(f->name, f->name_len);
     f->cname = base;
     for (int k = 2; member_name_taken(t, f->cname); k++)
-      f->cname = fmt("%s_%d", base, k);
+      f->cname = join(base, fmt("%d", k));
+    f->flag = join("has", f->cname);
     f->t = parse_schema(props->kids[i], f->ptr, fmt("%s_%s", t->name, base), &f->nullable);
     f->def = member(props->kids[i], "default");
     /* null, the default of every nullable field already: no default */
@@ -695,9 +734,9 @@ static void parse_enum(type *t, const jn *e, const char *ptr, bool is_const) {
         die(ptr, "enum value \"%s\" is listed twice", v->s);
     t->values[i] = v->s;
     t->value_lens[i] = v->slen;
-    char *c = fmt("%s_%s", t->name ? t->name : "c", value_ident(v->s, v->slen));
+    char *c = join(t->name ? t->name : "c", value_ident(v->s, v->slen));
     for (size_t k = 0; k < i; k++)
-      if (!strcmp(t->cvalues[k], c)) c = fmt("%s_%zu", c, i);
+      if (!strcmp(t->cvalues[k], c)) c = join(c, fmt("%zu", i));
     t->cvalues[i] = c;
   }
   t->nvalues = n;
@@ -876,6 +915,7 @@ static void resolve_union(type *u) {
           !memcmp(u->variants[k].tag, u->variants[i].tag, u->variants[i].tag_len))
         die(u->variant_ptrs[i], "two variants have the tag \"%s\"", u->variants[i].tag);
     u->variants[i].cname = ident(u->variants[i].tag, u->variants[i].tag_len);
+    u->variants[i].kind = join(u->name, u->variants[i].cname);
   }
 }
 
@@ -978,7 +1018,7 @@ static void emit_struct(sbuf *h, type *t) {
       out(h, "  %s %s%s;\n", member_type(t, f->t), f->pointer ? "*" : "", f->cname);
       members++;
       if (has_flag(f))
-        out(h, "  bool has_%s; /* %s */\n", f->cname,
+        out(h, "  bool %s; /* %s */\n", f->flag,
             f->nullable && f->required ? "false: null"
             : f->nullable              ? "false: absent or null"
                                        : "false: absent");
@@ -1065,7 +1105,7 @@ static void emit_header(sbuf *h, const char *guard) {
     } else if (t->kind == T_UNION) {
       out(h, "typedef enum %s_kind {\n", t->name);
       for (size_t k = 0; k < t->nvariants; k++)
-        out(h, "  %s_%s, /* %s */\n", t->name, t->variants[k].cname,
+        out(h, "  %s, /* %s */\n", t->variants[k].kind,
             c_string(t->variants[k].tag, t->variants[k].tag_len));
       out(h, "} %s_kind;\n\n", t->name);
     }
@@ -1397,8 +1437,7 @@ static void emit_members(sbuf *c, const type *t) {
     out(c, "    {%s, %s, %s, %s, %s, %s, %s, %s},\n", kind ? kind : "FJ_MEMBER_CUSTOM", flags,
         kind && ft->kind == T_ARRAY ? member_kind(ft->elem) : "0",
         ft->kind == T_CONST ? "0" : fmt("offsetof(%s, %s)", T, f->cname),
-        has_flag(f) ? fmt("offsetof(%s, has_%s)", T, f->cname) : "FJ_MEMBER_NO_HAS",
-        member_strings(ft),
+        has_flag(f) ? fmt("offsetof(%s, %s)", T, f->flag) : "FJ_MEMBER_NO_HAS", member_strings(ft),
         kind && rec->kind == T_RECORD ? fmt("&fj__%s_record", rec->name) : "NULL",
         !f->required && f->def ? default_ref(f) : "NULL");
   }
@@ -1528,7 +1567,7 @@ static void emit_union_reader(sbuf *c, const type *t) {
     out(c, "  switch (f) {\n");
     for (size_t i = 0; i < t->nvariants; i++) {
       const variant *vr = &t->variants[i];
-      out(c, "  case %zu:\n    out->kind = %s_%s;\n", i, T, vr->cname);
+      out(c, "  case %zu:\n    out->kind = %s;\n", i, vr->kind);
       if (vr->pointer) {
         out(c,
             "    if ((e = fj_decode_alloc(d, v, sizeof *out->as.%s, (void **)&out->as.%s))) return "
@@ -1558,7 +1597,7 @@ static void emit_union_reader(sbuf *c, const type *t) {
     out(c, "  switch (f) {\n");
     for (size_t i = 0; i < t->nvariants; i++) {
       const variant *vr = &t->variants[i];
-      out(c, "  case %zu:\n    out->kind = %s_%s;\n", i, T, vr->cname);
+      out(c, "  case %zu:\n    out->kind = %s;\n", i, vr->kind);
       out(c, "    %s\n", read_call(vr->t, "&val", fmt("out->as.%s", vr->cname), vr->pointer));
       out(c, "    if (e) return fj_decode_path_key(d, %s, %zu, e);\n",
           c_string(vr->tag, vr->tag_len), vr->tag_len);
@@ -1769,7 +1808,7 @@ static void emit_record_writer(sbuf *c, const type *t) {
                      : fmt("%s, %zu", c_string(f->name, f->name_len), f->name_len);
     char *key = fmt("(e = fj_writer_%s(w, %s))", k, keyarg);
     char *val = fmt("(e = %s)", write_call(f->t, src, f->pointer));
-    const char *present = has_flag(f) ? fmt("in->has_%s", f->cname) : f->pointer ? src : NULL;
+    const char *present = has_flag(f) ? fmt("in->%s", f->flag) : f->pointer ? src : NULL;
     char *member = member_write_call(f, m, k, keyarg, src);
     if (!member && q && has_rest(f->t)) { /* the key and the bracket in one call */
       char *kv = qkey_rest_call(f->t, keyarg, src, f->pointer);
@@ -1813,7 +1852,7 @@ static void emit_union_writer(sbuf *c, const type *t) {
     out(c, "  if (!in) return FJ_ERR_INVALID_ARG;\n  switch (in->kind) {\n");
     for (size_t i = 0; i < t->nvariants; i++) {
       const variant *vr = &t->variants[i];
-      out(c, "  case %s_%s: return %s;\n", t->name, vr->cname,
+      out(c, "  case %s: return %s;\n", vr->kind,
           write_call(vr->t, fmt("in->as.%s", vr->cname), vr->pointer));
     }
     out(c, "  default: return FJ_ERR_INVALID_ARG; /* not a variant */\n  }\n}\n\n");
@@ -1825,7 +1864,7 @@ static void emit_union_writer(sbuf *c, const type *t) {
   out(c, "  fj_error e = FJ_OK;\n  switch (in->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *vr = &t->variants[i];
-    out(c, "  case %s_%s:\n", t->name, vr->cname);
+    out(c, "  case %s:\n", vr->kind);
     char *src = fmt("in->as.%s", vr->cname);
     if (!nested)
       out(c, "    e = %s(w, %s%s%s);\n", rest_name(vr->t), vr->pointer ? "" : "&", src,
@@ -1891,7 +1930,7 @@ static void emit_equal(sbuf *c, const type *t) {
   out(c, "  switch (a->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *v = &t->variants[i];
-    out(c, "  case %s_%s: return %s;\n", t->name, v->cname,
+    out(c, "  case %s: return %s;\n", v->kind,
         eq_expr(v->t, fmt("a->as.%s", v->cname), fmt("b->as.%s", v->cname), v->pointer));
   }
   out(c, "  }\n  return false;\n}\n\n");
@@ -2163,7 +2202,7 @@ int main(int argc, char **argv) {
   const char *base = argv[2];
   const char *slash = strrchr(base, '/');
   char *header_name = fmt("%s.h", slash ? slash + 1 : base);
-  char *guard = fmt("FJ_GEN_%s_H", ident(header_name, strlen(header_name) - 2));
+  char *guard = join(join("FJ_GEN", ident(header_name, strlen(header_name) - 2)), "H");
   for (char *g = guard; *g; g++)
     *g = (char)toupper((unsigned char)*g);
   sbuf h = {0}, c = {0};
