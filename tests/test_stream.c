@@ -170,6 +170,10 @@ static const struct {
     {"[1, 2, {\"k\" : \"v\"}]", FJ_OK, false},
     {"[1] [2]", FJ_ERR_TRAILING_CONTENT, true},
     {"\"s\" 1", FJ_ERR_TRAILING_CONTENT, true},
+    /* unbalanced by a wrong bracket: the first error, as validation names
+     * it (both were FJ_ERR_TRUNCATED or TRAILING_CONTENT at the end) */
+    {"{\"x\":[}", FJ_ERR_EXPECTED_VALUE, true},
+    {"[1}]", FJ_ERR_EXPECTED_COMMA, true},
 };
 enum { NMIXED = sizeof mixed / sizeof mixed[0] };
 

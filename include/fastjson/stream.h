@@ -75,7 +75,9 @@ enum {
   /** Validate every document fully (as fj_parser_validate()) before it is
    *  delivered, so a document returned with FJ_OK is valid RFC 8259 JSON.
    *  Without this flag a document is checked lazily like any parse: stage 1
-   *  (UTF-8, strings) and bracket balance up front, the rest by the cursor. */
+   *  (UTF-8, strings) and bracket balance up front, the rest by the cursor.
+   *  A document whose brackets do not balance gets the first error that
+   *  validation finds (`{"x":[}`: FJ_ERR_EXPECTED_VALUE at the `}`). */
   FJ_STREAM_VALIDATE = 1u << 0
 };
 

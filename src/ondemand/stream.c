@@ -261,11 +261,16 @@ static uint32_t first_closed(const fj_parser *p) {
 
 /* Brackets must balance and close exactly at the last structural: the lazy
  * cursor would find this only when it gets there, but a truncated document
- * is to be reported as such when it is delivered. */
+ * is to be reported as such when it is delivered. The count does not tell
+ * `[` from `{`, so an unbalanced document is validated to name its first
+ * error: `{"x":[}` is a missing value at the `}`, not a truncation at the
+ * end (the error path only; a valid document never gets here). */
 static fj_error check_balance(fj_parser *p, uint32_t closed) {
+  if (closed != UINT32_MAX && closed + 1 >= p->hot.n) return FJ_OK;
+  fj_error err = fj__validate_document(p);
+  if (err) return err;
   if (closed == UINT32_MAX) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
-  if (closed + 1 < p->hot.n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[closed + 1]);
-  return FJ_OK;
+  return fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[closed + 1]);
 }
 
 /* Moves the batch entries from s->entry on that lie in the document
