@@ -1148,19 +1148,23 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
     if (fj__short_number(c, s, out)) return FJ_OK;
-    /* the calls get copies (in and out: a failed call may leave *out as
-     * it was), so that the caller's result never has its address taken
-     * and can stay in registers on the inline paths */
-    fj_number t = *out;
-    const bool ok = fj__number_fast(s, c->buf + c->len, &t);
-    *out = t;
-    if (ok) return FJ_OK;
+    /* the calls fill a copy, handed on when it holds a result, so that the
+     * caller's result never has its address taken and can stay in
+     * registers on the inline paths; the copy starts zeroed, not from
+     * *out, which the caller need not have set */
+    fj_number t;
+    memset(&t, 0, sizeof t);
+    if (fj__number_fast(s, c->buf + c->len, &t)) {
+      *out = t;
+      return FJ_OK;
+    }
   }
   if (!v || !out) return (fj_value_get_number)(v, out);
   fj_value tv = *v;
-  fj_number t = *out;
+  fj_number t;
+  memset(&t, 0, sizeof t);
   const fj_error err = (fj_value_get_number)(&tv, &t);
-  *out = t;
+  if (err == FJ_OK || err == FJ_ERR_NUMBER_RANGE) *out = t; /* the range error's ±inf */
   return err;
 }
 
