@@ -1801,7 +1801,14 @@ static void test_generated_names_compile(void **state) {
       "\"required\": [\"k\"]}, {\"type\": \"object\", \"properties\": {\"k\": {\"const\": "
       "\"class\"}}, \"required\": [\"k\"]}]}, \"l\": {\"type\": \"array\", \"items\": "
       "{\"title\": \"_int_\", \"type\": \"object\", \"properties\": {\"q\": {\"type\": "
-      "\"integer\"}}}}}}"};
+      "\"integer\"}}}}}}",
+      /* variants titled as plain names: the union's members take the
+       * types' names, which C++ (-pedantic) refuses untagged */
+      "{\"title\": \"Drawing\", \"type\": \"object\", \"properties\": {\"shape\": {\"title\": "
+      "\"Shape\", \"oneOf\": [{\"title\": \"circle\", \"type\": \"object\", \"properties\": "
+      "{\"type\": {\"const\": \"circle\"}, \"r\": {\"type\": \"number\"}}, \"required\": "
+      "[\"type\"]}, {\"title\": \"square\", \"type\": \"object\", \"properties\": {\"type\": "
+      "{\"const\": \"square\"}, \"s\": {\"type\": \"number\"}}, \"required\": [\"type\"]}]}}}"};
   for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
     char out[4096], cmd[1024];
     if (generate(schemas[i], out, sizeof out) != 0) fail_msg("%s: %s", schemas[i], out);
@@ -1821,7 +1828,8 @@ static void test_generated_names_compile(void **state) {
 #ifdef FJ_CXX
     /* the header from C++ (its declarations in extern "C") */
     snprintf(cmd, sizeof cmd,
-             "echo '#include \"gen_out.h\"' | %s -std=c++11 -Wall -Wextra -Werror -fsyntax-only "
+             "echo '#include \"gen_out.h\"' | %s -std=c++11 -Wall -Wextra -Wpedantic -Werror "
+             "-fsyntax-only "
              "-I%s/include -I%s -x c++ - 2>&1",
              FJ_CXX, FJ_SOURCE_DIR, g_dir);
     FILE *p = popen(cmd, "r");

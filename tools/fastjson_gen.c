@@ -986,14 +986,22 @@ static bool has_flag(const field *f) {
   return (!f->required || f->nullable) && !f->pointer && f->t->kind != T_CONST;
 }
 
-/* The type of a member of record `r`: with its tag ("struct T", "enum T")
- * when a member of r has T's name, which in C++ would hide the type for
- * the members after it (C keeps members and types apart). */
+/* Whether a variant of union `u` has the member name `cname`. */
+static bool variant_name_taken(const type *u, const char *cname) {
+  for (size_t i = 0; i < u->nvariants; i++)
+    if (u->variants[i].cname && !strcmp(u->variants[i].cname, cname)) return true;
+  return false;
+}
+
+/* The type of a member of record or union `r`: with its tag ("struct T",
+ * "enum T") when a member of r has T's name, which in C++ would change the
+ * name's meaning inside r (C keeps members and types apart). */
 static char *member_type(const type *r, const type *t) {
   const char *tag = t->kind == T_ENUM ? "enum " : "struct ";
   bool tagged = t->kind == T_ENUM || t->kind == T_RECORD || t->kind == T_UNION ||
                 t->kind == T_ARRAY || t->kind == T_MAP;
-  if (tagged && member_name_taken(r, t->name)) return fmt("%s%s", tag, t->name);
+  bool taken = r->kind == T_UNION ? variant_name_taken(r, t->name) : member_name_taken(r, t->name);
+  if (tagged && taken) return fmt("%s%s", tag, t->name);
   return xstrdup(c_type(t));
 }
 
@@ -1032,7 +1040,7 @@ static void emit_struct(sbuf *h, type *t) {
         emit_struct(h, t->variants[i].t);
     out(h, "struct %s {\n  %s_kind kind;\n  union {\n", t->name, t->name);
     for (size_t i = 0; i < t->nvariants; i++)
-      out(h, "    %s %s%s;\n", c_type(t->variants[i].t), t->variants[i].pointer ? "*" : "",
+      out(h, "    %s %s%s;\n", member_type(t, t->variants[i].t), t->variants[i].pointer ? "*" : "",
           t->variants[i].cname);
     out(h, "  } as;\n};\n\n");
   }
