@@ -396,7 +396,9 @@ static char *ident(const char *s, size_t n) {
 }
 
 /* An enum value's C name: an identifier from its text, or for values that
- * are only punctuation ("+", "<=") the characters' names. */
+ * are only punctuation or non-ASCII ("+", "<=", "é") the characters'
+ * names, "sym" for a character without one (one a code point: UTF-8's
+ * continuation bytes add nothing). */
 static char *value_ident(const char *s, size_t n) {
   static const char *const names[][2] = {
       {"+", "plus"}, {"-", "minus"}, {"*", "star"},  {"/", "slash"}, {"%", "percent"},
@@ -408,12 +410,13 @@ static char *value_ident(const char *s, size_t n) {
   if (alnum || !n) return ident(s, n);
   sbuf b = {0};
   for (size_t i = 0; i < n; i++) {
+    if (((unsigned char)s[i] & 0xC0) == 0x80) continue;
     const char *w = "sym";
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
       if (s[i] == names[k][0][0]) w = names[k][1];
-    out(&b, "%s%s", i ? "_" : "", w);
+    out(&b, "%s%s", b.s ? "_" : "", w);
   }
-  return b.s;
+  return b.s ? b.s : ident(s, n);
 }
 
 /* Type names of the C headers a generated header includes, which a
