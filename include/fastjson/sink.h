@@ -27,7 +27,8 @@ typedef struct fj_sink {
   void *ctx;
 } fj_sink;
 
-/** A growable byte buffer. Zero-initialise it (`fj_buffer b = {0};`): empty,
+/** A growable byte buffer. Zero-initialise it (`fj_buffer b = {0};` in C,
+ *  `fj_buffer b{};` in C++, where `{0}` draws -Wmissing-field-initializers): empty,
  *  with the C library's allocator. Output is appended after `len`; `data` is
  *  owned by the buffer until fj_buffer_take(). Not thread-safe. */
 typedef struct fj_buffer {
