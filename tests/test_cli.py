@@ -108,7 +108,9 @@ class Cli(unittest.TestCase):
             mini = run("minify", path)
             self.assertEqual(mini.returncode, 0)
             self.assertEqual(json.loads(mini.stdout), want)
-            self.assertNotIn(b"\n", mini.stdout)
+            # one line: a final newline, as pretty and get end theirs, and none before
+            self.assertTrue(mini.stdout.endswith(b"\n"))
+            self.assertNotIn(b"\n", mini.stdout[:-1])
             pretty = run("pretty", "--indent", "4", path)
             self.assertEqual(json.loads(pretty.stdout), want)
             self.assertTrue(pretty.stdout.startswith(b"{\n    \""))
@@ -122,7 +124,7 @@ class Cli(unittest.TestCase):
             self.assertEqual((got.returncode, got.stdout, got.stderr), (0, want.stdout, b""))
         # invalid input is not checked: the whitespace goes, the rest stays
         r = run("minify", "--unvalidated", "-", stdin=b'[1, 2,] " a b " \t tru')
-        self.assertEqual((r.returncode, r.stdout), (0, b'[1,2,]" a b "tru'))
+        self.assertEqual((r.returncode, r.stdout), (0, b'[1,2,]" a b "tru\n'))
         # a string open at the end: printed as it is, then reported
         r = run("minify", "--unvalidated", "-", stdin=b'["a", "b\\" ]')
         self.assertEqual((r.returncode, r.stdout), (1, b'["a","b\\" ]'))
@@ -283,8 +285,8 @@ class Cli(unittest.TestCase):
         big = b'["' + b"a" * (64 << 20) + b'"]\n[1]\n'
         r = run("stats", "--ndjson", "-", stdin=big)
         self.assertEqual(r.returncode, 1)
-        self.assertIn(b", here 64 MiB (see --max-line) (FJ_ERR_DOCUMENT_TOO_LARGE, byte 0)",
-                      r.stderr)
+        self.assertIn(b"-:1:1: the line is longer than the longest accepted, here 64 MiB "
+                      b"(see --max-line) (FJ_ERR_DOCUMENT_TOO_LARGE, byte 0)", r.stderr)
         self.assertIn(b"valid:      1\n", r.stdout)  # the line after it is still read
         # --max-line raises (or lowers) the limit, from a pipe and from a file alike
         with tempfile.NamedTemporaryFile(suffix=".ndjson") as f:
@@ -301,6 +303,26 @@ class Cli(unittest.TestCase):
             r = run("--max-line", bad, "validate", "--ndjson", "-", stdin=b"[]")
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn(b"--max-line takes 1..4095 (MiB)", r.stderr, bad)
+        # without --ndjson it would do nothing: a usage error, not silence
+        for args in (["validate"], ["stats"], ["minify"], ["pretty"], ["get", "-", ""]):
+            r = run("--max-line", "1", *args, *(["-"] if args[0] != "get" else []),
+                    stdin=b"[]")
+            self.assertEqual(r.returncode, 2, args)
+            self.assertIn(b"--max-line applies to --ndjson input only", r.stderr, args)
+        self.assertEqual(run("--max-line", "1", "stats", "--ndjson", "-", stdin=b"[]").returncode, 0)
+
+    def test_depth_limit_of_one_level(self):
+        r = run("--max-depth", "1", "validate", "-", stdin=b"[[]]")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b", here 1 level (see --max-depth)", r.stderr)
+
+    def test_stats_operands(self):
+        r = run("stats", "a.json", "b.json")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"one FILE only: b.json", r.stderr)
+        r = run("stats")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"missing FILE", r.stderr)
 
     def test_usage_errors_and_help(self):
         self.assertEqual(run().returncode, 2)

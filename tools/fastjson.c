@@ -180,17 +180,31 @@ static uint32_t max_depth = FJ_DEFAULT_MAX_DEPTH;
 /* The longest NDJSON line (document) in force, in bytes (--max-line MIB). */
 #define MAX_LINE_LIMIT_MIB 4095 /* the largest whole MiB under FJ_MAX_DOCUMENT_SIZE */
 static size_t max_line = FJ_STREAM_DEFAULT_MAX_DOCUMENT;
+static bool max_line_given;
 
-/* The library's messages for a limit name the setting; the command line's
- * errors also give the value in force, and the option that raises it. */
-static const char *limit_note(fj_error err) {
-  static char note[64];
-  note[0] = 0;
+/* --max-line limits NDJSON lines only: given for anything else, it would
+ * silently do nothing. */
+static int check_max_line(bool ndjson) {
+  if (max_line_given && !ndjson)
+    return usage_error("--max-line applies to --ndjson input only", NULL);
+  return 0;
+}
+
+/* The message for err. The library's messages for a limit name the
+ * setting; the command line's also give the value in force and the option
+ * that raises it, and speak of lines, not of the stream API's setting. */
+static const char *message(fj_error err) {
+  static char text[160];
   if (err == FJ_ERR_DEPTH)
-    snprintf(note, sizeof note, ", here %u levels (see --max-depth)", max_depth);
+    snprintf(text, sizeof text, "%s, here %u level%s (see --max-depth)", fj_error_message(err),
+             max_depth, max_depth == 1 ? "" : "s");
   else if (err == FJ_ERR_DOCUMENT_TOO_LARGE)
-    snprintf(note, sizeof note, ", here %zu MiB (see --max-line)", max_line >> 20);
-  return note;
+    snprintf(text, sizeof text,
+             "the line is longer than the longest accepted, here %zu MiB (see --max-line)",
+             max_line >> 20);
+  else
+    return fj_error_message(err);
+  return text;
 }
 
 /* Prints FILE:LINE:COL: message for the parser's last error. Running out
@@ -202,9 +216,9 @@ static int report(fj_parser *p, fj_error err) {
   }
   fj_location loc;
   fj_parser_last_error(p, &loc);
-  fprintf(stderr, "%s%s:%zu:%zu:%s %s%s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
-          loc.column, sgr_off(), sgr_red(), fj_error_message(err), limit_note(err), sgr_off(),
-          fj_error_name(err), loc.offset);
+  fprintf(stderr, "%s%s:%zu:%zu:%s %s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
+          loc.column, sgr_off(), sgr_red(), message(err), sgr_off(), fj_error_name(err),
+          loc.offset);
   return EXIT_INVALID;
 }
 
@@ -357,10 +371,10 @@ static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *to
 
 /* FILE:LINE:COLUMN: message (NAME, byte OFFSET) for a bad line. */
 static void report_document(const fj_document *d) {
-  fprintf(stderr, "%s%s:%llu:%llu:%s %s%s%s%s (%s, byte %llu)\n", sgr_bold(), prog_file,
+  fprintf(stderr, "%s%s:%llu:%llu:%s %s%s%s (%s, byte %llu)\n", sgr_bold(), prog_file,
           (unsigned long long)d->error_line, (unsigned long long)d->error_column, sgr_off(),
-          sgr_red(), fj_error_message(d->error), limit_note(d->error), sgr_off(),
-          fj_error_name(d->error), (unsigned long long)d->error_offset);
+          sgr_red(), message(d->error), sgr_off(), fj_error_name(d->error),
+          (unsigned long long)d->error_offset);
 }
 
 /* Counts of one NDJSON run; `visit` is called on each valid document. */
@@ -428,7 +442,8 @@ static int validate_ndjson(int argc, char **argv) {
 
 static int cmd_validate(fj_parser *p, int argc, char **argv) {
   bool ndjson = take_flag(&argc, argv, "--ndjson");
-  int bad = operands_only(&argc, argv);
+  int bad = check_max_line(ndjson);
+  if (!bad) bad = operands_only(&argc, argv);
   if (bad) return bad;
   if (argc < 1) return usage_error("validate needs at least one FILE", NULL);
   if (ndjson) return validate_ndjson(argc, argv);
@@ -451,6 +466,7 @@ static int cmd_validate(fj_parser *p, int argc, char **argv) {
 /* minify --unvalidated: the library has no parser, so no line and column */
 static int minify_unvalidated(const fj_file *f) {
   fj_error err = fj_minify_unvalidated(f->data, f->len, (fj_sink){write_stdout, NULL});
+  if (err == FJ_OK) err = write_stdout(NULL, "\n", 1);
   if (err == FJ_ERR_IO || err == FJ_OK) return finish_output(err, NULL);
   fflush(stdout);
   fprintf(stderr, "%s%s:%s %s%s%s (%s)\n", sgr_bold(), prog_file, sgr_off(), sgr_red(),
@@ -459,6 +475,7 @@ static int minify_unvalidated(const fj_file *f) {
 }
 
 static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
+  if (check_max_line(false)) return EXIT_USAGE;
   fj_pretty_options opt = {0, false};
   const char *path = NULL;
   bool options = true, unvalidated = false;
@@ -500,6 +517,8 @@ static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
   } else {
     fj_error err =
         pretty ? fj_pretty(p, f.data, f.len, &opt, sink) : fj_minify(p, f.data, f.len, sink);
+    /* a final newline, as pretty (the library's) and get write: a line for the shell */
+    if (!pretty && err == FJ_OK) err = write_stdout(NULL, "\n", 1);
     rc = finish_output(err, p);
   }
   fj_file_free(&f);
@@ -518,6 +537,7 @@ static bool pointer_well_formed(const char *ptr) {
 }
 
 static int cmd_get(fj_parser *p, int argc, char **argv) {
+  if (check_max_line(false)) return EXIT_USAGE;
   /* a pointer starts with '/', so only a FILE can look like an option */
   if (argc > 0 && strcmp(argv[0], "--") == 0)
     argc--, argv++;
@@ -544,8 +564,8 @@ static int cmd_get(fj_parser *p, int argc, char **argv) {
     fj_location loc;
     fj_parser_last_error(p, &loc);
     fprintf(stderr, "%s%s:%zu:%zu:%s %s: %s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
-            loc.column, sgr_off(), argv[1], sgr_red(), fj_error_message(err), sgr_off(),
-            fj_error_name(err), loc.offset);
+            loc.column, sgr_off(), argv[1], sgr_red(), message(err), sgr_off(), fj_error_name(err),
+            loc.offset);
     rc = EXIT_INVALID;
   } else if (err) {
     rc = report(p, err);
@@ -707,9 +727,11 @@ static int stats_ndjson(const char *path) {
 
 static int cmd_stats(fj_parser *p, int argc, char **argv) {
   bool ndjson = take_flag(&argc, argv, "--ndjson");
-  int bad = operands_only(&argc, argv);
+  int bad = check_max_line(ndjson);
+  if (!bad) bad = operands_only(&argc, argv);
   if (bad) return bad;
-  if (argc != 1) return usage_error("stats needs one FILE", NULL);
+  if (argc == 0) return usage_error("missing FILE", NULL);
+  if (argc > 1) return usage_error("one FILE only", argv[1]);
   if (ndjson) return stats_ndjson(argv[0]);
   fj_file f;
   prog_file = argv[0];
@@ -809,6 +831,7 @@ int main(int argc, char **argv) {
       int rc = count_option(argc, argv, &i, "--max-line", "MiB", MAX_LINE_LIMIT_MIB, &n);
       if (rc) return rc;
       max_line = (size_t)n << 20;
+      max_line_given = true;
     } else {
       return usage_error("unknown option", argv[i]);
     }
