@@ -50,12 +50,14 @@ fj_error fj__stage1_avx512_simde(const uint8_t *buf, size_t len, uint32_t *idx,
                                  fj__stage1_result *res);
 size_t fj__minify_avx512_simde(const uint8_t *in, size_t len, uint8_t *out,
                                fj__minify_carry *carry);
+bool fj__utf8_valid_avx512_simde(const uint8_t *src, size_t n);
 static bool always(void) { return true; }
 /* by name: any other fields of a kernel are not used by this test (left NULL) */
 static const fj__kernel avx512_simde = {.name = "avx512 (SIMDe)",
                                         .stage1 = fj__stage1_avx512_simde,
                                         .supported = always,
-                                        .minify = fj__minify_avx512_simde};
+                                        .minify = fj__minify_avx512_simde,
+                                        .utf8_valid = fj__utf8_valid_avx512_simde};
 #endif
 
 static int setup(void **state) {
@@ -487,12 +489,106 @@ static void mutated_inputs(void **state) {
   printf("# %lu mutated inputs\n", inputs_checked - before);
 }
 
+/* RFC 3629 section 4's grammar, byte by byte: the oracle for the kernels'
+ * buffer validation (utf8_buffer_impl.h). */
+static bool utf8_rfc3629(const uint8_t *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    uint8_t c = s[i];
+    size_t k;
+    uint8_t lo = 0x80, hi = 0xBF; /* the second byte's range */
+    if (c < 0x80) {
+      i++;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      k = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      k = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      k = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return false;
+    }
+    if (n - i <= k || s[i + 1] < lo || s[i + 1] > hi) return false;
+    for (size_t j = 2; j <= k; j++)
+      if ((s[i + j] & 0xC0) != 0x80) return false;
+    i += k + 1;
+  }
+  return true;
+}
+
+/* Every kernel's validation of whole buffers (what the writer checks its
+ * strings with) against RFC 3629 at every length to 200 (three blocks and
+ * a tail), the buffer ending at an unreadable page: well-formed text of 1-
+ * to 4-byte characters with now and then one malformed piece, anywhere,
+ * the end included. */
+static void utf8_buffers(void **state) {
+  (void)state;
+  static const char *const pieces[] = {
+      "a",    "\xC3\xA9",     "\xE2\x82\xAC",    "\xF0\x9F\x98\x80",
+      "\x7F", "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF"};
+  static const char *const bad[] = {"\x80",
+                                    "\xC0\x80",
+                                    "\xC1\xBF",
+                                    "\xE0\x80\x80",
+                                    "\xED\xA0\x80",
+                                    "\xF0\x80\x80\x80",
+                                    "\xF4\x90\x80\x80",
+                                    "\xF5\x80\x80\x80",
+                                    "\xFF",
+                                    "\xC3",
+                                    "\xE2\x82",
+                                    "\xF0\x9F\x98"};
+  const fj__kernel *all[9];
+  size_t nk = 0;
+  for (size_t i = 0; i < kernel_count; i++)
+    all[nk++] = kernels[i];
+  if (!simde_only) {
+    size_t n = 0;
+    const fj__kernel *const *list = fj__kernels(&n);
+    all[nk++] = list[n - 1]; /* scalar, last */
+  }
+  uint64_t seed = 0x9E3779B97F4A7C15u;
+  unsigned long checked = 0;
+  uint8_t text[256];
+  for (size_t len = 0; len <= 200; len++)
+    for (int round = 0; round < 40; round++) {
+      size_t n = 0;
+      while (n < len) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        unsigned r = (unsigned)(seed >> 33);
+        const char *p = r % 23 == 0 ? bad[r / 23 % 12] : pieces[r / 23 % 7];
+        size_t k = strlen(p);
+        if (n + k > len) k = len - n; /* the end may cut a character: malformed */
+        memcpy(text + n, p, k);
+        n += k;
+      }
+      uint8_t *buf = guard_end - len;
+      memcpy(buf, text, len);
+      bool want = utf8_rfc3629(buf, len);
+      for (size_t i = 0; i < nk; i++) {
+        if (all[i]->utf8_valid(buf, len) != want) {
+          dump(buf, len);
+          fail_msg("%s: utf8_valid says %s for these %zu bytes", all[i]->name,
+                   want ? "invalid" : "valid", len);
+        }
+        checked++;
+      }
+    }
+  printf("# %lu buffers validated\n", checked);
+}
+
 int main(int argc, char **argv) {
   simde_only = argc > 1 && strcmp(argv[1], "--simde") == 0;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_data_file),       cmocka_unit_test(every_prefix),
       cmocka_unit_test(every_byte_everywhere), cmocka_unit_test(backslash_runs),
       cmocka_unit_test(random_inputs),         cmocka_unit_test(mutated_inputs),
+      cmocka_unit_test(utf8_buffers),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -22,23 +22,24 @@ static bool always(void) { return true; }
 #define FJ_NUMBER(v) fj__parse_double, fj__parse_number, fj__number_fast
 #endif
 
-static const fj__kernel scalar_kernel = {"scalar", fj__stage1_scalar, always, fj__minify_scalar,
-                                         FJ_NUMBER(base)};
+static const fj__kernel scalar_kernel = {
+    "scalar", fj__stage1_scalar, always, fj__minify_scalar, FJ_NUMBER(base), fj__utf8_valid_scalar};
 
 /* kernels.cmake defines FJ_KERNEL_X86 or FJ_KERNEL_NEON when it compiles
  * those kernels in (by the target architecture, not by this compiler's flags). */
 #if defined(FJ_KERNEL_X86)
 #include "scan/cpu.h"
-static const fj__kernel avx512_kernel = {"avx512", fj__stage1_avx512, fj__cpu_avx512,
-                                         fj__minify_avx512, FJ_NUMBER(avx2)};
-static const fj__kernel avx2_kernel = {"avx2", fj__stage1_avx2, fj__cpu_avx2, fj__minify_avx2,
-                                       FJ_NUMBER(avx2)};
-static const fj__kernel sse42_kernel = {"sse42", fj__stage1_sse42, fj__cpu_sse42, fj__minify_sse42,
-                                        FJ_NUMBER(base)};
+static const fj__kernel avx512_kernel = {"avx512",        fj__stage1_avx512,
+                                         fj__cpu_avx512,  fj__minify_avx512,
+                                         FJ_NUMBER(avx2), fj__utf8_valid_avx512};
+static const fj__kernel avx2_kernel = {"avx2",          fj__stage1_avx2, fj__cpu_avx2,
+                                       fj__minify_avx2, FJ_NUMBER(avx2), fj__utf8_valid_avx2};
+static const fj__kernel sse42_kernel = {"sse42",          fj__stage1_sse42, fj__cpu_sse42,
+                                        fj__minify_sse42, FJ_NUMBER(base),  fj__utf8_valid_sse42};
 #elif defined(FJ_KERNEL_NEON)
 /* Advanced SIMD is mandatory on AArch64 */
-static const fj__kernel neon_kernel = {"neon", fj__stage1_neon, always, fj__minify_neon,
-                                       FJ_NUMBER(base)};
+static const fj__kernel neon_kernel = {"neon",          fj__stage1_neon, always,
+                                       fj__minify_neon, FJ_NUMBER(base), fj__utf8_valid_neon};
 #endif
 
 /* Best first. */

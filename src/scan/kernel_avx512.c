@@ -173,6 +173,7 @@ static inline bool fj_k_esc_any(const fj_k_esc *e) {
 }
 
 #include "scan/stage1_impl.h"
+#include "scan/utf8_buffer_impl.h"
 
 /* unvalidated minify (minify_impl.h): VBMI2 compresses the kept bytes into
  * a register, stored whole (a compressing store straight to memory is much

@@ -55,6 +55,7 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
 
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"
+#include "scan/utf8_buffer_impl.h"
 
 /* unvalidated minify (minify_impl.h): tbl moves the kept bytes of each
  * 8-byte group to its front (positions from fj__minify_shuffle; its 0x80

@@ -96,6 +96,7 @@ static inline void fj_k_utf8_block(fj_k_utf8 *u, const fj_k_block *blk) {
 static inline bool fj_k_utf8_valid(fj_k_utf8 *u) { return !u->bad && !u->dfa.need; }
 
 #include "scan/stage1_impl.h"
+#include "scan/utf8_buffer_impl.h"
 
 /* unvalidated minify (minify_impl.h): every byte is stored, and the output
  * moves on only past the kept ones (no branch on the data) */

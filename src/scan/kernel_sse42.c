@@ -46,6 +46,7 @@ static inline uint64_t fj_k_prefix_xor(uint64_t x) {
 
 #include "scan/simd_block.h"
 #include "scan/stage1_impl.h"
+#include "scan/utf8_buffer_impl.h"
 
 /* unvalidated minify (minify_impl.h) */
 static inline void fj_k_store(uint8_t *out, const fj_k_block *blk) {

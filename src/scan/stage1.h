@@ -90,6 +90,9 @@ typedef struct fj__kernel {
   fj_error (*parse_number)(const uint8_t *p, const uint8_t *end, struct fj_number *out,
                            size_t *len);
   bool (*number_fast)(const uint8_t *p, const uint8_t *end, struct fj_number *out);
+  /* Is the buffer well-formed UTF-8 (RFC 3629)? Stage 1's validation over
+   * any n bytes (utf8_buffer_impl.h): what fj__utf8_valid() calls. */
+  bool (*utf8_valid)(const uint8_t *src, size_t n);
 } fj__kernel;
 
 /* The kernels compiled into this build, best first; *count entries. */
@@ -131,5 +134,13 @@ FJ__STAGE1_DECLARE(avx2)
 FJ__STAGE1_DECLARE(avx512)
 FJ__STAGE1_DECLARE(neon)
 #undef FJ__STAGE1_DECLARE
+
+#define FJ__UTF8_DECLARE(name) bool fj__utf8_valid_##name(const uint8_t *src, size_t n);
+FJ__UTF8_DECLARE(scalar)
+FJ__UTF8_DECLARE(sse42)
+FJ__UTF8_DECLARE(avx2)
+FJ__UTF8_DECLARE(avx512)
+FJ__UTF8_DECLARE(neon)
+#undef FJ__UTF8_DECLARE
 
 #endif

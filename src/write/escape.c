@@ -4,15 +4,12 @@
 
 #include <string.h>
 
+#include "scan/stage1.h"
 #include "util/compiler.h"
 
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define FJ_ESCAPE_SSE2 1
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#include <tmmintrin.h>
-#define FJ_UTF8_SSSE3 1
-#endif
 #endif
 
 static const char hex_digits[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
@@ -330,232 +327,11 @@ fj_error fj__escape(uint8_t *dst, const uint8_t *src, size_t n, unsigned flags, 
   return FJ_OK;
 }
 
-static bool utf8_valid_scalar(const uint8_t *src, size_t n) {
-  size_t i = 0;
-  while (i < n) {
-#ifdef FJ_ESCAPE_SSE2
-    while (i + 16 <= n &&
-           !_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(src + i))))
-      i += 16;
-#endif
-    while (i < n && src[i] < 0x80)
-      i++;
-    while (i < n && src[i] >= 0x80) {
-      uint32_t cp;
-      size_t skip, len = utf8_seq(src + i, n - i, &cp, &skip);
-      if (!len) return false;
-      i += len;
-    }
-  }
-  return true;
-}
-
-#ifdef FJ_UTF8_SSSE3
-/* The lookup algorithm of J. Keiser and D. Lemire, "Validating UTF-8 in
- * less than one instruction per byte", Software: Practice and Experience
- * 51(5), 2021 (as in simdjson and src/scan/utf8_simd.h), over 16-byte
- * blocks with SSSE3's byte shuffle; compiled for SSSE3 only here and
- * chosen at run time (the baseline is SSE2). An error is a bit set in all
- * three lookups (previous byte's high and low nibble, current byte's high
- * nibble); the 2nd/3rd continuations of 3- and 4-byte sequences flip the
- * "two continuations" bit, which must then cancel. */
-enum {
-  U8_TOO_SHORT = 1 << 0,
-  U8_TOO_LONG = 1 << 1,
-  U8_OVERLONG_3 = 1 << 2,
-  U8_TOO_LARGE = 1 << 3,
-  U8_SURROGATE = 1 << 4,
-  U8_OVERLONG_2 = 1 << 5,
-  U8_TOO_LARGE_1000 = 1 << 6,
-  U8_OVERLONG_4 = 1 << 6,
-  U8_TWO_CONTS = 1 << 7,
-  U8_CARRY = U8_TOO_SHORT | U8_TOO_LONG | U8_TWO_CONTS,
-  U8_BIG = U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000,
-  U8_CONT = U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS
-};
-
-__attribute__((target("ssse3"))) static inline __m128i utf8_block_errors(__m128i in, __m128i prev) {
-  const __m128i byte1_high = _mm_setr_epi8(
-      U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
-      U8_TOO_LONG, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
-      U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
-      U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4);
-  const __m128i byte1_low =
-      _mm_setr_epi8((char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4),
-                    (char)(U8_CARRY | U8_OVERLONG_2), (char)U8_CARRY, (char)U8_CARRY,
-                    (char)(U8_CARRY | U8_TOO_LARGE), (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
-                    (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
-                    (char)(U8_BIG | U8_SURROGATE), (char)U8_BIG, (char)U8_BIG);
-  const __m128i byte2_high = _mm_setr_epi8(
-      U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
-      U8_TOO_SHORT, U8_TOO_SHORT,
-      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE_1000 | U8_OVERLONG_4),
-      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE), (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE),
-      (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE), U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
-      U8_TOO_SHORT);
-  const __m128i nib = _mm_set1_epi8(0x0F);
-  __m128i prev1 = _mm_alignr_epi8(in, prev, 15);
-  __m128i sc = _mm_and_si128(
-      _mm_and_si128(_mm_shuffle_epi8(byte1_high, _mm_and_si128(_mm_srli_epi16(prev1, 4), nib)),
-                    _mm_shuffle_epi8(byte1_low, _mm_and_si128(prev1, nib))),
-      _mm_shuffle_epi8(byte2_high, _mm_and_si128(_mm_srli_epi16(in, 4), nib)));
-  __m128i prev2 = _mm_alignr_epi8(in, prev, 14), prev3 = _mm_alignr_epi8(in, prev, 13);
-  __m128i must23 = _mm_or_si128(_mm_subs_epu8(prev2, _mm_set1_epi8((char)(0xE0 - 0x80))),
-                                _mm_subs_epu8(prev3, _mm_set1_epi8((char)(0xF0 - 0x80))));
-  return _mm_xor_si128(_mm_and_si128(must23, _mm_set1_epi8((char)0x80)), sc);
-}
-
-/* 0 to 15, then 0x80s: loaded at offset b, the shuffle that moves bytes b
- * to 15 down to 0 and clears the rest. */
-static const uint8_t tail_shift[32] = {
-    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15,
-    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-/* 0x80s around 0 to 7 at offset 16: loaded at offset 24 - r (4 <= r < 16),
- * the shuffle that moves bytes 8 - r to 7 to lanes 0 to r - 1 and clears
- * the rest (lanes below r - 8 too). */
-static const uint8_t short_shift[40] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-                                        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0,    1,    2,    3,
-                                        4,    5,    6,    7,    0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-                                        0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
-
-static inline __m128i load_idx(const uint8_t *t) {
-  return _mm_loadu_si128((const __m128i *)(const void *)t);
-}
-
-/* The n - i < 16 bytes at src + i, padded with NULs, from loads inside the
- * string moved into place (copying them to a buffer and loading that would
- * call memcpy and then wait for its stores). */
-__attribute__((target("ssse3"))) static inline __m128i utf8_tail(const uint8_t *src, size_t i,
-                                                                 size_t n) {
-  size_t rem = n - i;
-  const uint8_t *s = src + i;
-  if (n >= 16) { /* the string's last 16 bytes, shifted down */
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + n - 16));
-    return _mm_shuffle_epi8(v, load_idx(tail_shift + 16 - rem));
-  }
-  __m128i lo, hi; /* the first and the last 8 (or 4) bytes, hi shifted up */
-  if (rem >= 8) {
-    lo = _mm_loadl_epi64((const __m128i *)(const void *)s);
-    hi = _mm_loadl_epi64((const __m128i *)(const void *)(s + rem - 8));
-  } else if (rem >= 4) {
-    uint32_t a, b;
-    memcpy(&a, s, 4);
-    memcpy(&b, s + rem - 4, 4);
-    lo = _mm_cvtsi32_si128((int)a);
-    hi = _mm_slli_si128(_mm_cvtsi32_si128((int)b), 4);
-  } else {
-    uint32_t a = s[0];
-    if (rem > 1) a |= (uint32_t)s[1] << 8;
-    if (rem > 2) a |= (uint32_t)s[2] << 16;
-    return _mm_cvtsi32_si128((int)a);
-  }
-  return _mm_or_si128(lo, _mm_shuffle_epi8(hi, load_idx(short_shift + 24 - rem)));
-}
-
-__attribute__((target("ssse3"))) static bool utf8_valid_ssse3(const uint8_t *src, size_t n) {
-  /* a block ending in a lead byte (or a 3/4-byte lead 2 or 3 back) is
-   * incomplete: bytes above these limits */
-  const __m128i max_tail = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                         (char)(0xF0 - 1), (char)(0xE0 - 1), (char)(0xC0 - 1));
-  __m128i prev = _mm_setzero_si128(), err = _mm_setzero_si128(), incomplete = err;
-  size_t i = 0;
-  for (;;) {
-    __m128i in;
-    if (i + 16 <= n) {
-      in = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-    } else if (i < n) { /* the tail, padded with NULs (which end any sequence) */
-      in = utf8_tail(src, i, n);
-    } else {
-      break;
-    }
-    if (_mm_movemask_epi8(in)) {
-      err = _mm_or_si128(err, utf8_block_errors(in, prev));
-      incomplete = _mm_subs_epu8(in, max_tail);
-    } else {
-      err = _mm_or_si128(err, incomplete);
-      incomplete = _mm_setzero_si128();
-    }
-    prev = in;
-    i += 16;
-  }
-  err = _mm_or_si128(err, incomplete);
-  return _mm_movemask_epi8(_mm_cmpeq_epi8(err, _mm_setzero_si128())) == 0xFFFF;
-}
-#endif
-
-#if defined(FJ_ESCAPE_AVX512) && defined(FJ_UTF8_SSSE3)
+#ifdef FJ_ESCAPE_AVX512
 #include <immintrin.h>
 
 #define FJ_AVX512_ESC_TARGET                                                                       \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi,bmi2")))
-
-/* fj__utf8_valid() in 64-byte blocks: utf8_block_errors()'s lookups with
- * 512-bit shuffles (the tables repeat in each 128-bit lane), the bytes 1, 2
- * and 3 back taken across the block boundary with one two-source byte
- * permute each (VBMI). The last block is a masked load padded with NULs,
- * which end any sequence: one cut off by the string's end is an error in
- * the padding, and when the last block is full its last three bytes are
- * checked against max_tail as in utf8_valid_ssse3(). */
-FJ_AVX512_ESC_TARGET FJ_NOINLINE static bool utf8_valid_avx512(const uint8_t *src, size_t n) {
-  const __m512i byte1_high = _mm512_broadcast_i32x4(_mm_setr_epi8(
-      U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
-      U8_TOO_LONG, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
-      U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
-      U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4));
-  const __m512i byte1_low = _mm512_broadcast_i32x4(
-      _mm_setr_epi8((char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4),
-                    (char)(U8_CARRY | U8_OVERLONG_2), (char)U8_CARRY, (char)U8_CARRY,
-                    (char)(U8_CARRY | U8_TOO_LARGE), (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
-                    (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG, (char)U8_BIG,
-                    (char)(U8_BIG | U8_SURROGATE), (char)U8_BIG, (char)U8_BIG));
-  const __m512i byte2_high = _mm512_broadcast_i32x4(_mm_setr_epi8(
-      U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
-      U8_TOO_SHORT, U8_TOO_SHORT,
-      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE_1000 | U8_OVERLONG_4),
-      (char)(U8_CONT | U8_OVERLONG_3 | U8_TOO_LARGE), (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE),
-      (char)(U8_CONT | U8_SURROGATE | U8_TOO_LARGE), U8_TOO_SHORT, U8_TOO_SHORT, U8_TOO_SHORT,
-      U8_TOO_SHORT));
-  const __m512i nib = _mm512_set1_epi8(0x0F);
-  /* permute indices: lane i takes byte i - k of (prev, in) */
-  const __m512i lane = _mm512_set_epi8(
-      63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41,
-      40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18,
-      17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-  const __m512i idx1 = _mm512_add_epi8(lane, _mm512_set1_epi8(63));
-  const __m512i idx2 = _mm512_add_epi8(lane, _mm512_set1_epi8(62));
-  const __m512i idx3 = _mm512_add_epi8(lane, _mm512_set1_epi8(61));
-  __m512i prev = _mm512_setzero_si512(), err = prev, in = prev;
-  size_t i = 0;
-  do {
-    size_t rem = n - i;
-    __mmask64 live = rem >= 64 ? ~(__mmask64)0 : (__mmask64)_bzhi_u64(~0ull, (unsigned)rem);
-    in = _mm512_maskz_loadu_epi8(live, src + i);
-    __m512i prev1 = _mm512_permutex2var_epi8(prev, idx1, in);
-    __m512i sc = _mm512_and_si512(
-        _mm512_and_si512(
-            _mm512_shuffle_epi8(byte1_high, _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nib)),
-            _mm512_shuffle_epi8(byte1_low, _mm512_and_si512(prev1, nib))),
-        _mm512_shuffle_epi8(byte2_high, _mm512_and_si512(_mm512_srli_epi16(in, 4), nib)));
-    __m512i prev2 = _mm512_permutex2var_epi8(prev, idx2, in);
-    __m512i prev3 = _mm512_permutex2var_epi8(prev, idx3, in);
-    __m512i must23 =
-        _mm512_or_si512(_mm512_subs_epu8(prev2, _mm512_set1_epi8((char)(0xE0 - 0x80))),
-                        _mm512_subs_epu8(prev3, _mm512_set1_epi8((char)(0xF0 - 0x80))));
-    err = _mm512_or_si512(
-        err, _mm512_xor_si512(_mm512_and_si512(must23, _mm512_set1_epi8((char)0x80)), sc));
-    prev = in;
-    i += 64;
-  } while (i < n);
-  /* the last block: a lead byte in its last three lanes wants more */
-  const __m512i max_tail = _mm512_mask_blend_epi8(
-      (__mmask64)7 << 61, _mm512_set1_epi8((char)0xFF),
-      _mm512_set_epi8((char)(0xC0 - 1), (char)(0xE0 - 1), (char)(0xF0 - 1), 0, 0, 0, 0, 0, 0, 0, 0,
-                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                      0));
-  err = _mm512_or_si512(err, _mm512_subs_epu8(in, max_tail));
-  return _mm512_test_epi8_mask(err, err) == 0;
-}
 
 /* One block of up to 64 bytes per step: a masked load (nothing past
  * src[n) is read), a masked store of the block as it is (nothing past the
@@ -592,7 +368,9 @@ FJ_AVX512_ESC_TARGET fj_error fj__escape_avx512(uint8_t *dst, const uint8_t *src
       o += put_ascii_escape(dst + o, src[i]);
       i++;
     } else {
-      if (!utf8_valid_avx512(src + i, n - i)) return FJ_ERR_UTF8;
+      /* the avx512 kernel's validation (utf8_buffer_impl.h): the writer
+       * takes this path only with that kernel */
+      if (!fj__utf8_valid_avx512(src + i, n - i)) return FJ_ERR_UTF8;
       high_ok = true;
     }
   }
@@ -602,10 +380,8 @@ FJ_AVX512_ESC_TARGET fj_error fj__escape_avx512(uint8_t *dst, const uint8_t *src
 #endif
 
 bool fj__utf8_valid(const uint8_t *src, size_t n) {
-#ifdef FJ_UTF8_SSSE3
-  if (__builtin_cpu_supports("ssse3")) return utf8_valid_ssse3(src, n);
-#endif
-  return utf8_valid_scalar(src, n);
+  /* stage 1's validation, with the kernel in use (utf8_buffer_impl.h) */
+  return fj__kernel_now()->utf8_valid(src, n);
 }
 
 size_t fj__utf8_cut(const uint8_t *src, size_t n) {
