@@ -12,7 +12,9 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
   dpkg --add-architecture arm64
 fi
 missing=()
-for p in gcc-aarch64-linux-gnu qemu-user libcmocka-dev:arm64 cmake ninja-build; do
+# libc6-dev-arm64-cross by name: the cross compiler only recommends it, and
+# without it (--no-install-recommends, a fresh machine) nothing links (no crt1.o)
+for p in gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libcmocka-dev:arm64 cmake ninja-build; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
 if ((${#missing[@]})); then
