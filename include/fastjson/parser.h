@@ -1148,12 +1148,11 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
     if (fj__short_number(c, s, out)) return FJ_OK;
-    /* the calls fill a copy, handed on when it holds a result, so that the
-     * caller's result never has its address taken and can stay in
-     * registers on the inline paths; the copy starts zeroed, not from
-     * *out, which the caller need not have set */
+    /* the calls fill a copy, handed on when it holds a result, so that
+     * the caller's result never has its address taken and can stay in
+     * registers on the inline paths; *out, which the caller need not have
+     * set, is never read */
     fj_number t;
-    memset(&t, 0, sizeof t);
     if (fj__number_fast(s, c->buf + c->len, &t)) {
       *out = t;
       return FJ_OK;
