@@ -44,7 +44,8 @@ fj_error fj__escape_avx512(uint8_t *dst, const uint8_t *src, size_t n, size_t *w
 #endif
 
 /* Is `n` bytes at `src` well-formed UTF-8 (RFC 3629: no overlongs, no
- * surrogates, nothing above U+10FFFF)? */
+ * surrogates, nothing above U+10FFFF)? Stage 1's check, run by the kernel
+ * in use (src/scan/utf8_buffer_impl.h). */
 bool fj__utf8_valid(const uint8_t *src, size_t n);
 
 /* The largest m <= n such that cutting `src` after m bytes splits no UTF-8
