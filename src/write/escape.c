@@ -368,9 +368,9 @@ FJ_AVX512_ESC_TARGET fj_error fj__escape_avx512(uint8_t *dst, const uint8_t *src
       o += put_ascii_escape(dst + o, src[i]);
       i++;
     } else {
-      /* the avx512 kernel's validation (utf8_buffer_impl.h): the writer
-       * takes this path only with that kernel */
-      if (!fj__utf8_valid_avx512(src + i, n - i)) return FJ_ERR_UTF8;
+      /* the kernel in use is avx512 here (the writer takes this path only
+       * with it): fj__utf8_valid() runs its 64-byte check */
+      if (!fj__utf8_valid(src + i, n - i)) return FJ_ERR_UTF8;
       high_ok = true;
     }
   }
