@@ -1784,6 +1784,15 @@ static void test_generated_names_compile(void **state) {
       "{\"type\": \"object\", \"properties\": {\"u\": {\"oneOf\": [{\"type\": \"object\", "
       "\"properties\": {\"k\": {\"const\": \"a\"}}, \"required\": [\"k\"]}, {\"type\": "
       "\"object\", \"properties\": {\"k\": {\"const\": \"b\"}}, \"required\": [\"k\"]}]}}}",
+      /* constants that meet across types: enum ab_cd's "e" and enum ab's
+       * "cd_e" (both ab_cd_e), union uu's tags "p-q" and "p_q" (one member
+       * p_q, one constant uu_p_q) and the record type uu_p_q */
+      "{\"type\": \"object\", \"properties\": {\"a\": {\"title\": \"ab_cd\", \"enum\": "
+      "[\"e\"]}, \"b\": {\"title\": \"ab\", \"enum\": [\"cd_e\", \"cd-e\"]}, \"c\": "
+      "{\"title\": \"uu\", \"oneOf\": [{\"type\": \"object\", \"properties\": {\"k\": "
+      "{\"const\": \"p-q\"}}, \"required\": [\"k\"]}, {\"type\": \"object\", "
+      "\"properties\": {\"k\": {\"const\": \"p_q\"}}, \"required\": [\"k\"]}]}, \"d\": "
+      "{\"title\": \"uu_p_q\", \"type\": \"object\"}}}",
       /* C++'s keywords, as members and types (the header is also C++) */
       "{\"type\": \"object\", \"properties\": {\"class\": {\"type\": \"string\"}, \"new\": "
       "{\"type\": \"integer\"}, \"this\": {\"title\": \"template\", \"type\": \"object\", "

@@ -737,10 +737,8 @@ static void parse_enum(type *t, const jn *e, const char *ptr, bool is_const) {
         die(ptr, "enum value \"%s\" is listed twice", v->s);
     t->values[i] = v->s;
     t->value_lens[i] = v->slen;
-    char *c = join(t->name ? t->name : "c", value_ident(v->s, v->slen));
-    for (size_t k = 0; k < i; k++)
-      if (!strcmp(t->cvalues[k], c)) c = join(c, fmt("%zu", i));
-    t->cvalues[i] = c;
+    /* made unique later, with the other constants (unique_constants()) */
+    t->cvalues[i] = join(t->name ? t->name : "c", value_ident(v->s, v->slen));
   }
   t->nvalues = n;
 }
@@ -879,6 +877,13 @@ static void parse_def(jn *defs, size_t i) {
   g_def_state[i] = 2;
 }
 
+/* Whether a variant of union `u` has the member name `cname`. */
+static bool variant_name_taken(const type *u, const char *cname) {
+  for (size_t i = 0; i < u->nvariants; i++)
+    if (u->variants[i].cname && !strcmp(u->variants[i].cname, cname)) return true;
+  return false;
+}
+
 /* Recognises the wire shape of each union once every type is parsed (its
  * variants may be definitions parsed later). */
 static void resolve_union(type *u) {
@@ -917,8 +922,60 @@ static void resolve_union(type *u) {
       if (u->variants[k].tag_len == u->variants[i].tag_len &&
           !memcmp(u->variants[k].tag, u->variants[i].tag, u->variants[i].tag_len))
         die(u->variant_ptrs[i], "two variants have the tag \"%s\"", u->variants[i].tag);
-    u->variants[i].cname = ident(u->variants[i].tag, u->variants[i].tag_len);
-    u->variants[i].kind = join(u->name, u->variants[i].cname);
+    /* tags that differ only in punctuation ("p-q", "p_q") would make one
+     * member name: later ones get a number, as record members do */
+    char *base = ident(u->variants[i].tag, u->variants[i].tag_len), *cname = base;
+    for (int k = 2; variant_name_taken(u, cname); k++)
+      cname = join(base, fmt("%d", k));
+    u->variants[i].cname = cname;
+    u->variants[i].kind = join(u->name, cname);
+  }
+}
+
+/* Whether `name` is one of the header's type names (a union's T_kind too)
+ * or one of the first `n` constants in `seen`. */
+static bool constant_taken(const char *name, char *const *seen, size_t n) {
+  for (size_t i = 0; i < g_ntypes; i++) {
+    const type *t = g_types[i];
+    if (!t->name) continue;
+    if (!strcmp(t->name, name)) return true;
+    if (t->kind == T_UNION && !strcmp(join(t->name, "kind"), name)) return true;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(seen[i], name)) return true;
+  return false;
+}
+
+/* A constant no type and no earlier constant has: `c`, or c_2, c_3, ... */
+static char *unique_constant(char *c, char *const *seen, size_t n) {
+  char *name = c;
+  for (int k = 2; constant_taken(name, seen, n); k++)
+    name = join(c, fmt("%d", k));
+  return name;
+}
+
+/* Enum constants and union kinds share the header's one scope with each
+ * other and with the type names: stems join with '_' (type "a_b" and value
+ * "c", type "a" and value "b_c", union "u" with tag "p" and a type named
+ * "u_p"), so any of them can meet. Renames the later of two in the order
+ * the header declares them. */
+static void unique_constants(void) {
+  size_t total = 0, n = 0;
+  for (size_t i = 0; i < g_ntypes; i++)
+    total += g_types[i]->kind == T_ENUM    ? g_types[i]->nvalues
+             : g_types[i]->kind == T_UNION ? g_types[i]->nvariants
+                                           : 0;
+  char **seen = xmalloc((total + 1) * sizeof *seen);
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    for (size_t k = 0; t->kind == T_ENUM && k < t->nvalues; k++) {
+      t->cvalues[k] = unique_constant(t->cvalues[k], seen, n);
+      seen[n++] = t->cvalues[k];
+    }
+    for (size_t k = 0; t->kind == T_UNION && k < t->nvariants; k++) {
+      t->variants[k].kind = unique_constant(t->variants[k].kind, seen, n);
+      seen[n++] = t->variants[k].kind;
+    }
   }
 }
 
@@ -987,13 +1044,6 @@ static const char *c_type(const type *t) {
  * Pointers use NULL instead; consts have no member at all. */
 static bool has_flag(const field *f) {
   return (!f->required || f->nullable) && !f->pointer && f->t->kind != T_CONST;
-}
-
-/* Whether a variant of union `u` has the member name `cname`. */
-static bool variant_name_taken(const type *u, const char *cname) {
-  for (size_t i = 0; i < u->nvariants; i++)
-    if (u->variants[i].cname && !strcmp(u->variants[i].cname, cname)) return true;
-  return false;
 }
 
 /* The type of a member of record or union `r`: with its tag ("struct T",
@@ -2195,6 +2245,7 @@ static void parse_document(const char *schema_path) {
   }
   for (size_t i = 0; i < g_ntypes; i++)
     if (g_types[i]->kind == T_UNION) resolve_union(g_types[i]);
+  unique_constants();
   if (g_root_type) layout(g_root_type); /* recursion then breaks at the references back to it */
   for (size_t i = 0; i < g_ntypes; i++)
     layout(g_types[i]);
