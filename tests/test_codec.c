@@ -293,7 +293,7 @@ static void test_policy_values(void **state) {
   assert_string_equal(p.name.data, "n\xc3\xa9");
   /* a raw key that looks like a backslash name is not one */
   assert_string_equal(policy("{\"qty\": 1, \"back\\slash\": true}", 0, &p, &a),
-                      "(root) at byte 16: invalid escape sequence in a string");
+                      "(document) at byte 16: invalid escape sequence in a string");
   fj_arena_free(&a);
 }
 
@@ -385,19 +385,21 @@ static void test_policy_errors(void **state) {
   assert_string_equal(
       policy("{\"qty\": 1, \"lax\": {\"b\": 2}}", FJ_DECODE_UNKNOWN_FIELDS_ERROR, NULL, &a), "");
   /* a skipped value is only bracket-matched: its mistakes are errors with
-   * FJ_DECODE_VALIDATE, at the offset validation gives */
+   * FJ_DECODE_VALIDATE, at the offset validation gives (the document's
+   * errors: validation knows no value's path) */
   static const char *const bad_skipped[][2] = {
       {"{\"qty\": 1, \"zzz\": [tru, 1]}",
-       "(root) at byte 19: invalid literal (expected true, false or null)"},
-      {"{\"qty\": 1, \"zzz\": 01}", "(root) at byte 19: malformed number (RFC 8259 section 6)"},
-      {"{\"qty\": 1, \"zzz\": -}", "(root) at byte 19: malformed number (RFC 8259 section 6)"},
+       "(document) at byte 19: invalid literal (expected true, false or null)"},
+      {"{\"qty\": 1, \"zzz\": 01}", "(document) at byte 19: malformed number (RFC 8259 section 6)"},
+      {"{\"qty\": 1, \"zzz\": -}", "(document) at byte 19: malformed number (RFC 8259 section 6)"},
       {"{\"qty\": 1, \"zzz\": \"\\uZZZZ\"}",
-       "(root) at byte 19: invalid escape sequence in a string"},
+       "(document) at byte 19: invalid escape sequence in a string"},
       {"{\"qty\": 1, \"zzz\": \"\\ud800\"}",
-       "(root) at byte 19: \\u escape is a lone or mismatched UTF-16 surrogate"},
-      {"{\"qty\": 1, \"zzz\": {\"x\" 1 2}}", "(root) at byte 23: expected ':' after an object key"},
+       "(document) at byte 19: \\u escape is a lone or mismatched UTF-16 surrogate"},
+      {"{\"qty\": 1, \"zzz\": {\"x\" 1 2}}",
+       "(document) at byte 23: expected ':' after an object key"},
       {"{\"qty\": 1, \"zzz\": [[1}]}",
-       "(root) at byte 21: expected ',' or the end of the array or object"}};
+       "(document) at byte 21: expected ',' or the end of the array or object"}};
   for (size_t i = 0; i < sizeof bad_skipped / sizeof *bad_skipped; i++) {
     assert_string_equal(policy(bad_skipped[i][0], 0, &p, &a), "");
     const char *got = policy(bad_skipped[i][0], FJ_DECODE_VALIDATE, NULL, &a);
@@ -771,6 +773,48 @@ static void test_failed_element_is_zeroed(void **state) {
   Item zero;
   memset(&zero, 0, sizeof zero);
   assert_memory_equal(&p.items.items[1], &zero, sizeof zero);
+  fj_arena_free(&a);
+}
+
+/* A document that does not parse (stage 1's errors, found before any value
+ * is read) leaves the struct zeroed, as later errors leave what was read:
+ * it was left as the caller had it (uninitialised memory, here 0xAB bytes,
+ * that fj_write_Policy() then followed). Its message names the document,
+ * not the root value. */
+static void test_failed_parse_zeroes_out(void **state) {
+  (void)state;
+  static const struct {
+    const char *json;
+    fj_error code;
+    const char *message;
+  } cases[] = {
+      {"", FJ_ERR_EMPTY, "(document) at byte 0: "},
+      {"{\"sku\": \"\xff\"}", FJ_ERR_UTF8, "(document) at byte 9: "},
+      {"{\"sku\": \"x}", FJ_ERR_UNCLOSED_STRING, "(document) at byte 8: "},
+      {"\xEF\xBB\xBF{}", FJ_ERR_BOM, "(document) at byte 0: "},
+  };
+  Policy zero;
+  memset(&zero, 0, sizeof zero);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    fj_decode_error err;
+    Policy p;
+    memset(&p, 0xAB, sizeof p);
+    EXPECT(fj_read_Policy(NULL, cases[i].json, strlen(cases[i].json), &a, 0, &p, &err),
+           cases[i].code);
+    assert_memory_equal(&p, &zero, sizeof p);
+    assert_string_equal(err.path, "");
+    if (strncmp(err.message, cases[i].message, strlen(cases[i].message)) != 0)
+      fail_msg("case %zu: message \"%s\", expected it to start \"%s\"", i, err.message,
+               cases[i].message);
+    fj_arena_free(&a);
+  }
+  /* an error in a value keeps naming the value: the root here */
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  assert_string_equal(policy("[]", 0, NULL, &a),
+                      "(root) at byte 0: expected object (Policy), got array");
   fj_arena_free(&a);
 }
 
@@ -1847,6 +1891,19 @@ static void test_generated_names_compile(void **state) {
       out[n] = '\0';
       if (pclose(p) != 0) fail_msg("%s does not compile:\n%s", schemas[i], out);
     }
+    /* the header alone under the strict warnings the library's own headers
+     * pass (tests/CMakeLists.txt, headers_strict): its inline functions
+     * compile in the caller's files */
+    snprintf(cmd, sizeof cmd,
+             "echo '#include \"gen_out.h\"' | %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion "
+             "-Wsign-conversion -Wshadow -Wcast-qual -Wundef -Wstrict-prototypes "
+             "-Wdeclaration-after-statement -Werror -fsyntax-only -I%s/include -I%s -x c - 2>&1",
+             FJ_CC, FJ_SOURCE_DIR, g_dir);
+    FILE *hp = popen(cmd, "r");
+    assert_non_null(hp);
+    size_t hn = fread(out, 1, sizeof out - 1, hp);
+    out[hn] = '\0';
+    if (pclose(hp) != 0) fail_msg("%s: the header fails strict C11:\n%s", schemas[i], out);
 #ifdef FJ_CXX
     /* the header from C++ (its declarations in extern "C") */
     snprintf(cmd, sizeof cmd,
@@ -1955,6 +2012,7 @@ int main(void) {
       cmocka_unit_test(test_million_brackets),
       cmocka_unit_test(test_arena),
       cmocka_unit_test(test_failed_element_is_zeroed),
+      cmocka_unit_test(test_failed_parse_zeroes_out),
       cmocka_unit_test(test_string_copies),
       cmocka_unit_test(test_wide_record_defaults),
       cmocka_unit_test(test_doubles_vs_strtod),

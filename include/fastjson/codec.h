@@ -123,7 +123,10 @@ typedef struct fj_decode_error {
   size_t offset;                     /**< byte offset in the input */
   char path[FJ_DECODE_PATH_MAX];     /**< JSON Pointer to the value; "" = root */
   char detail[FJ_DECODE_DETAIL_MAX]; /**< e.g. "2147483648 is out of range for int32" */
-  /** "<path> at byte <offset>: <detail>", the root's path shown as "(root)" */
+  /** "<path> at byte <offset>: <detail>", the root's path shown as "(root)";
+   *  "(document) at byte <offset>: <detail>" (path "") when the document did
+   *  not parse (stage 1's errors, such as invalid UTF-8), before any value
+   *  was read */
   char message[FJ_DECODE_PATH_MAX + FJ_DECODE_DETAIL_MAX + 32];
 } fj_decode_error;
 
@@ -134,6 +137,7 @@ typedef struct fj_decoder {
   fj_arena *arena;
   uint32_t flags;
   bool failed;         /* err->detail holds the innermost error */
+  bool whole;          /* the error is the whole document's (it did not parse) */
   size_t path_at;      /* err->path is built backwards from here */
   bool path_truncated; /* outer segments were dropped */
   fj_decode_error *err;

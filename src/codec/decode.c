@@ -18,6 +18,7 @@ void fj_decoder_init(fj_decoder *d, fj_parser *p, fj_arena *arena, uint32_t flag
   d->arena = arena;
   d->flags = flags;
   d->failed = false;
+  d->whole = false;
   d->err = err;
   d->path_at = FJ_DECODE_PATH_MAX - 1;
   d->path_truncated = false;
@@ -133,7 +134,10 @@ fj_error fj_decoder_finish(fj_decoder *d, fj_error e) {
   }
   memmove(err->path + at, path, strlen(path) + 1);
   snprintf(err->message, sizeof err->message, "%s at byte %zu: %s",
-           err->path[0] ? err->path : "(root)", err->offset, err->detail);
+           d->whole       ? "(document)"
+           : err->path[0] ? err->path
+                          : "(root)",
+           err->offset, err->detail);
   return e;
 }
 
@@ -142,26 +146,24 @@ fj_error fj_decode_begin(fj_decode_doc *doc, fj_parser *parser, const void *json
   if (!err) err = &doc->scratch;
   doc->own = NULL;
   memset(&doc->root, 0, sizeof doc->root);
-  if (!arena) { /* everything read goes there */
-    fj_decoder_init(&doc->d, NULL, arena, flags, err);
+  fj_decoder_init(&doc->d, NULL, arena, flags, err);
+  doc->d.whole = true; /* until the document has parsed: no value's path yet */
+  if (!arena)          /* everything read goes there */
     return fj_decode_fail(&doc->d, FJ_ERR_INVALID_ARG, 0, "no arena to read into");
-  }
   if (!parser) {
     fj_parser_options opts = {0};
-    if (arena && arena->alloc.malloc) opts.allocator = &arena->alloc;
+    if (arena->alloc.malloc) opts.allocator = &arena->alloc;
     fj_error e = fj_parser_new(&doc->own, &opts);
-    if (e) {
-      fj_decoder_init(&doc->d, NULL, arena, flags, err);
-      return fj_decode_fail(&doc->d, e, 0, "%s", fj_error_message(e));
-    }
+    if (e) return fj_decode_fail(&doc->d, e, 0, "%s", fj_error_message(e));
     parser = doc->own;
   }
-  fj_decoder_init(&doc->d, parser, arena, flags, err);
-  if (flags & FJ_DECODE_VALIDATE) {
-    fj_error e = fj_parser_validate(parser, json, len);
-    if (e) return e; /* described from the parser's error, as a parse error is */
-  }
-  return fj_parser_parse(parser, json, len, &doc->root);
+  doc->d.parser = parser;
+  fj_error e = FJ_OK;
+  if (flags & FJ_DECODE_VALIDATE) e = fj_parser_validate(parser, json, len);
+  /* an error is described from the parser's location (fj_decode_end()) */
+  if (!e) e = fj_parser_parse(parser, json, len, &doc->root);
+  doc->d.whole = e != FJ_OK;
+  return e;
 }
 
 fj_error fj_decode_end(fj_decode_doc *doc, fj_error e) {
