@@ -182,6 +182,18 @@ class Cli(unittest.TestCase):
             for i in bad:
                 self.assertIn("bad line:   %d\n" % i, out)
 
+    def test_ndjson_last_line_cut_off_is_truncated(self):
+        # as validate --help says: without its newline, a last line with a
+        # string left open may have been cut off; with it, the string is
+        # unclosed, and the line's number and column are the same either way
+        for tail, code in ((b"", "FJ_ERR_TRUNCATED"), (b"\n", "FJ_ERR_UNCLOSED_STRING")):
+            r = run("validate", "--ndjson", "-", stdin=b'{"a": 1}\n{"a":"x}' + tail)
+            self.assertEqual(r.returncode, 1)
+            self.assertRegex(r.stderr.decode(), r"^-:2:\d+: .* \(%s, byte \d+\)\n$" % code)
+        help_text = run("validate", "--help").stdout.decode()
+        self.assertIn("FJ_ERR_TRUNCATED", help_text)
+        self.assertNotIn("Pipes and\n", help_text)  # a line once broken there
+
     def test_exit_code_does_not_depend_on_order(self):
         with tempfile.TemporaryDirectory() as d:
             bad = os.path.join(d, "bad.json")
