@@ -1745,6 +1745,17 @@ static void test_deep_write(void **state) {
 
 /* ---- the generator's schema errors ------------------------------------------------ */
 
+/* Runs the shell command `cmd`; returns its exit status (-1 if it did not
+ * exit), its output (cut to cap - 1 bytes) in out. */
+static int run_cmd(const char *cmd, char *out, size_t cap) {
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  size_t n = fread(out, 1, cap - 1, p);
+  out[n] = '\0';
+  int status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 /* Runs fastjson-gen on `schema`; returns its exit status and its stderr in buf. */
 static int generate(const char *schema, char *buf, size_t cap) {
   char in[128], cmd[512];
@@ -1754,12 +1765,20 @@ static int generate(const char *schema, char *buf, size_t cap) {
   fputs(schema, f);
   fclose(f);
   snprintf(cmd, sizeof cmd, "%s %s %s/gen_out 2>&1", FJ_GEN, in, g_dir);
-  FILE *p = popen(cmd, "r");
-  assert_non_null(p);
-  size_t n = fread(buf, 1, cap - 1, p);
-  buf[n] = '\0';
-  int status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run_cmd(cmd, buf, cap);
+}
+
+/* Whether the generated header alone compiles with compiler `cc` and
+ * `flags` (warnings are errors) as language `lang` ("c" or "c++"); the
+ * compiler's messages in out. */
+static bool header_compiles(const char *cc, const char *flags, const char *lang, char *out,
+                            size_t cap) {
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd,
+           "echo '#include \"gen_out.h\"' | %s %s -Werror -fsyntax-only -I%s/include -I%s -x %s - "
+           "2>&1",
+           cc, flags, FJ_SOURCE_DIR, g_dir, lang);
+  return run_cmd(cmd, out, cap) == 0;
 }
 
 /* Fails if a name in the generated file `name` (outside comments, strings
@@ -1885,37 +1904,21 @@ static void test_generated_names_compile(void **state) {
       snprintf(cmd, sizeof cmd,
                "%s -std=%s -Wall -Wextra -Werror -fsyntax-only -I%s/include %s/gen_out.c 2>&1",
                FJ_CC, gnu ? "gnu11" : "c11", FJ_SOURCE_DIR, g_dir);
-      FILE *p = popen(cmd, "r");
-      assert_non_null(p);
-      size_t n = fread(out, 1, sizeof out - 1, p);
-      out[n] = '\0';
-      if (pclose(p) != 0) fail_msg("%s does not compile:\n%s", schemas[i], out);
+      if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("%s does not compile:\n%s", schemas[i], out);
     }
     /* the header alone under the strict warnings the library's own headers
      * pass (tests/CMakeLists.txt, headers_strict): its inline functions
      * compile in the caller's files */
-    snprintf(cmd, sizeof cmd,
-             "echo '#include \"gen_out.h\"' | %s -std=c11 -Wall -Wextra -Wpedantic -Wconversion "
-             "-Wsign-conversion -Wshadow -Wcast-qual -Wundef -Wstrict-prototypes "
-             "-Wdeclaration-after-statement -Werror -fsyntax-only -I%s/include -I%s -x c - 2>&1",
-             FJ_CC, FJ_SOURCE_DIR, g_dir);
-    FILE *hp = popen(cmd, "r");
-    assert_non_null(hp);
-    size_t hn = fread(out, 1, sizeof out - 1, hp);
-    out[hn] = '\0';
-    if (pclose(hp) != 0) fail_msg("%s: the header fails strict C11:\n%s", schemas[i], out);
+    if (!header_compiles(
+            FJ_CC,
+            "-std=c11 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow "
+            "-Wcast-qual -Wundef -Wstrict-prototypes -Wdeclaration-after-statement",
+            "c", out, sizeof out))
+      fail_msg("%s: the header fails strict C11:\n%s", schemas[i], out);
 #ifdef FJ_CXX
     /* the header from C++ (its declarations in extern "C") */
-    snprintf(cmd, sizeof cmd,
-             "echo '#include \"gen_out.h\"' | %s -std=c++11 -Wall -Wextra -Wpedantic -Werror "
-             "-fsyntax-only "
-             "-I%s/include -I%s -x c++ - 2>&1",
-             FJ_CXX, FJ_SOURCE_DIR, g_dir);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = '\0';
-    if (pclose(p) != 0) fail_msg("%s: the header is no C++:\n%s", schemas[i], out);
+    if (!header_compiles(FJ_CXX, "-std=c++11 -Wall -Wextra -Wpedantic", "c++", out, sizeof out))
+      fail_msg("%s: the header is no C++:\n%s", schemas[i], out);
 #endif
   }
 }
