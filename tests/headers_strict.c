@@ -68,3 +68,15 @@ int fj_headers_strict_bool(const fj_value *v) {
   if (fj_value_is_null(v, &null) == FJ_OK) return null ? 2 : 3;
   return 0;
 }
+
+/* The writer's inline paths (fastjson/writer.h), each event once. */
+fj_error fj_headers_strict_write(fj_writer *w, bool b);
+fj_error fj_headers_strict_write(fj_writer *w, bool b) {
+  fj_error e = fj_writer_begin_array(w);
+  if (!e) e = fj_writer_begin_object(w);
+  if (!e) e = fj_writer_end_object(w);
+  if (!e) e = fj_writer_null(w);
+  if (!e) e = fj_writer_bool(w, b);
+  if (!e) e = fj_writer_end_array(w);
+  return e;
+}

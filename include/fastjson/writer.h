@@ -39,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h> /* memcpy: the inline paths at the end */
 
 #include "fastjson/error.h"
 #include "fastjson/parser.h"
@@ -265,6 +266,147 @@ FJ_API uint32_t fj_writer_depth(const fj_writer *w);
  *          FJ_ERR_BUFFER_TOO_SMALL if cap < FJ_DOUBLE_MAX_CHARS;
  *          FJ_ERR_INVALID_ARG if `buf` or `len` is NULL. */
 FJ_API fj_error fj_format_double(double v, char *buf, size_t cap, size_t *len);
+
+/* ---- inline paths (private) ---------------------------------------------------
+ *
+ * Begin and end, null, booleans and doubles are also defined inline below, for the
+ * common case: compact output, room in the window, an event the state
+ * allows, fewer than 64 levels open. There they store their bytes without a
+ * call; a call and its return cost about as much as such an event's work
+ * (replaying citm_catalog.json, whose events are half begins and ends).
+ * Anything else calls the exported function, which starts over from the
+ * unchanged state. Taking a function's address, or writing its name in
+ * parentheses, gets the exported function. Define FJ_NO_INLINE before
+ * including this header to get only the exported functions. The names with
+ * fj__ and FJ__ are not part of the API: they change between versions. */
+
+/* Where the document stands (fj__writer_hot.state). The numbers let the
+ * paths go without a table: a comma is due before a value exactly in the
+ * odd states among those below FJ__WST_OBJ_KEY_NEXT, and the state after a
+ * value is the state before it with the low bit set; an object's end comes
+ * in the pair FJ__WST_OBJ_KEY_NEXT, FJ__WST_OBJ_KEY_FIRST, an array's in the
+ * pair FJ__WST_ARR_FIRST, FJ__WST_ARR_NEXT. */
+enum {
+  FJ__WST_ARR_FIRST = 0,     /* in an array, no element yet */
+  FJ__WST_ARR_NEXT = 1,      /* in an array, after an element: a comma is due */
+  FJ__WST_OBJ_VALUE = 2,     /* in an object, after a key */
+  FJ__WST_OBJ_KEY_NEXT = 3,  /* in an object, after a member: a comma is due */
+  FJ__WST_OBJ_KEY_FIRST = 4, /* in an object, no member yet */
+  FJ__WST_ROOT = 6,          /* nothing written yet */
+  FJ__WST_DONE = 7           /* the root value is complete */
+};
+
+/* The writer state the inline paths read and write: the first member of
+ * every fj_writer. */
+typedef struct fj__writer_hot {
+  uint8_t *pos, *end; /* the output window: free room is [pos, end) */
+  uint64_t levels;    /* bit d: level d + 1 is an object, for levels 1 to 64 */
+  uint32_t depth, max_depth;
+  uint8_t state;     /* FJ__WST_* */
+  uint8_t fast_end;  /* states below it take the compact value paths: 3, or 0 (pretty) */
+  uint8_t pair_fast; /* 2, or 0 (pretty): ends in one of their pair of states take them */
+} fj__writer_hot;
+
+static inline fj__writer_hot *fj__writer_hot_of(fj_writer *w) {
+  return (fj__writer_hot *)(void *)w;
+}
+
+/* A value's start: with `need` bytes of room after a comma, the position
+ * (after the comma when one is due), or NULL for the exported function. */
+static inline uint8_t *fj__writer_value_at(fj__writer_hot *h, size_t need) {
+  unsigned st = h->state;
+  uint8_t *p = h->pos;
+  if (st >= h->fast_end || (size_t)(h->end - p) <= need) return NULL;
+  *p = ',';
+  return p + (st & 1u);
+}
+
+static inline fj_error fj__writer_begin_inline(fj_writer *w, uint8_t c, bool object) {
+  if (w) {
+    fj__writer_hot *h = fj__writer_hot_of(w);
+    uint32_t d = h->depth;
+    uint8_t *p = fj__writer_value_at(h, 1);
+    if (p && d < h->max_depth && d < 64) {
+      uint64_t bit = (uint64_t)1 << d;
+      *p = c;
+      h->pos = p + 1;
+      h->depth = d + 1;
+      h->levels = object ? h->levels | bit : h->levels & ~bit;
+      h->state = object ? (uint8_t)FJ__WST_OBJ_KEY_FIRST : (uint8_t)FJ__WST_ARR_FIRST;
+      return FJ_OK;
+    }
+  }
+  return object ? (fj_writer_begin_object)(w) : (fj_writer_begin_array)(w);
+}
+
+/* `first`: the first of the pair of states this end may come in. */
+static inline fj_error fj__writer_end_inline(fj_writer *w, uint8_t c, unsigned first) {
+  if (w) {
+    fj__writer_hot *h = fj__writer_hot_of(w);
+    unsigned st = h->state;
+    uint8_t *p = h->pos;
+    uint32_t d = h->depth - 1; /* the levels open after it (d >= 0 in those states) */
+    if (st - first < h->pair_fast && p < h->end && d < 64) {
+      *p = c;
+      h->pos = p + 1;
+      h->depth = d;
+      /* after a member or an element of the enclosing level, or the root */
+      h->state = d ? (uint8_t)(1u + 2u * ((h->levels >> (d - 1)) & 1u)) : (uint8_t)FJ__WST_DONE;
+      return FJ_OK;
+    }
+  }
+  return first == FJ__WST_ARR_FIRST ? (fj_writer_end_array)(w) : (fj_writer_end_object)(w);
+}
+
+static inline fj_error fj__writer_null_inline(fj_writer *w) {
+  fj__writer_hot *h = w ? fj__writer_hot_of(w) : NULL;
+  uint8_t *p = h ? fj__writer_value_at(h, 4) : NULL;
+  if (!p) return (fj_writer_null)(w);
+  memcpy(p, "null", 4);
+  h->pos = p + 4;
+  h->state = (uint8_t)(h->state | 1u); /* after a value */
+  return FJ_OK;
+}
+
+static inline fj_error fj__writer_bool_inline(fj_writer *w, bool v) {
+  fj__writer_hot *h = w ? fj__writer_hot_of(w) : NULL;
+  uint8_t *p = h ? fj__writer_value_at(h, 5) : NULL;
+  if (!p) return (fj_writer_bool)(w, v);
+  memcpy(p, v ? "true " : "false", 5); /* one 5-byte store either way */
+  h->pos = p + 5 - (v ? 1 : 0);
+  h->state = (uint8_t)(h->state | 1u);
+  return FJ_OK;
+}
+
+/* Writes finite `v` at `out` (room for FJ_DOUBLE_MAX_CHARS bytes; no NUL)
+ * as fj_writer_double() does; returns the length. */
+FJ_API size_t fj__dtoa(char *out, double v);
+
+/* Whether v is finite (neither NaN nor an infinity). */
+static inline bool fj__writer_finite(double v) {
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return ((bits >> 52) & 0x7FF) != 0x7FF;
+}
+
+static inline fj_error fj__writer_double_inline(fj_writer *w, double v) {
+  fj__writer_hot *h = w && fj__writer_finite(v) ? fj__writer_hot_of(w) : NULL;
+  uint8_t *p = h ? fj__writer_value_at(h, FJ_DOUBLE_MAX_CHARS) : NULL;
+  if (!p) return (fj_writer_double)(w, v);
+  h->pos = p + fj__dtoa((char *)p, v);
+  h->state = (uint8_t)(h->state | 1u);
+  return FJ_OK;
+}
+
+#ifndef FJ_NO_INLINE
+#define fj_writer_begin_object(w) fj__writer_begin_inline(w, (uint8_t)'{', true)
+#define fj_writer_begin_array(w) fj__writer_begin_inline(w, (uint8_t)'[', false)
+#define fj_writer_end_object(w) fj__writer_end_inline(w, (uint8_t)'}', FJ__WST_OBJ_KEY_NEXT)
+#define fj_writer_end_array(w) fj__writer_end_inline(w, (uint8_t)']', FJ__WST_ARR_FIRST)
+#define fj_writer_null(w) fj__writer_null_inline(w)
+#define fj_writer_bool(w, v) fj__writer_bool_inline(w, v)
+#define fj_writer_double(w, v) fj__writer_double_inline(w, v)
+#endif
 
 #ifdef __cplusplus
 }

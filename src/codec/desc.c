@@ -462,10 +462,10 @@ static inline bool copy_key(uint8_t *d, const char *s, size_t n, const uint8_t *
  * decisions per field this saves. */
 static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_desc *f,
                                    fj_field_type t, size_t n, const char *src) {
-  uint8_t *p = w->pos;
-  if (!(n <= FJ_SHORT_MAX && (size_t)(w->end - p) >= PLAIN_ROOM)) return FJ_END;
+  uint8_t *p = w->h.pos;
+  if (!(n <= FJ_SHORT_MAX && (size_t)(w->h.end - p) >= PLAIN_ROOM)) return FJ_END;
   *p = ',';
-  p += ST_COMMA(w->state);
+  p += ST_COMMA(w->h.state);
   *p++ = '"';
   if (!copy_key(p, f->name, n, w->short_k)) return FJ_END;
   p += n;
@@ -502,17 +502,17 @@ static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_de
     break;
   }
   default: /* an enum, a record, an array: the key here, the value by write_one() */
-    w->pos = p;
-    w->state = ST_OBJ_VALUE;
+    w->h.pos = p;
+    w->h.state = ST_OBJ_VALUE;
     return write_one(c, w, f, t, src);
   }
-  w->pos = p;
-  w->state = ST_OBJ_KEY_NEXT;
+  w->h.pos = p;
+  w->h.state = ST_OBJ_KEY_NEXT;
   return FJ_OK;
 value_call:
   /* the key as fj_writer_keyn() leaves it, then the value's own call */
-  w->pos = p;
-  w->state = ST_OBJ_VALUE;
+  w->h.pos = p;
+  w->h.state = ST_OBJ_VALUE;
   switch (t) {
   case FJ_FIELD_INT64: return fj_writer_int64(w, *(const int64_t *)src);
   case FJ_FIELD_DOUBLE: return fj_writer_double(w, *(const double *)src);
@@ -533,7 +533,7 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
   /* compact output, '/' not escaped: the inline paths apply. After the
    * object's start and after each member the state is one that takes a
    * key (write_plain() needs it) */
-  const bool plain_ok = e == FJ_OK && w->pair_fast != 0 && w->short_ok; /* no writer: e */
+  const bool plain_ok = e == FJ_OK && w->h.pair_fast != 0 && w->short_ok; /* no writer: e */
   for (size_t i = 0; !e && i < desc->nfields; i++) {
     const fj_field_desc *f = &desc->fields[i];
     const char *src = base + f->offset;

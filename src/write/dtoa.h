@@ -19,13 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fastjson/error.h" /* FJ_API */
+
 /* Most bytes fj__dtoa() writes (it may store up to this many, though the
  * text is at most 25 long: "-0.0000012345678901234567"). */
 #define FJ_DTOA_BUF 32
 
 /* Writes finite `v` as above at `out` (room for FJ_DTOA_BUF bytes, no NUL);
- * returns the length. NaN and infinities must be handled by the caller. */
-size_t fj__dtoa(char *out, double v);
+ * returns the length. NaN and infinities must be handled by the caller.
+ * Exported: fastjson/writer.h's inline double path calls it. */
+FJ_API size_t fj__dtoa(char *out, double v);
 
 /* The shortest decimal of finite, non-zero |v|: |v| ~ digits * 10^exp10,
  * digits without trailing zeros (at most 17 digits). For tests. */

@@ -47,17 +47,17 @@ enum { MODE_SINK, MODE_BUFFER, MODE_FIXED };
  * event to make_room(), which returns the error. */
 static fj_error fail(fj_writer *w, fj_error err) {
   w->err = err;
-  w->end = w->pos;
+  w->h.end = w->h.pos;
   return err;
 }
 
 static fj_error flush_window(fj_writer *w) {
-  size_t n = (size_t)(w->pos - w->base);
+  size_t n = (size_t)(w->h.pos - w->base);
   if (n) {
     fj_error err = w->sink.write(w->sink.ctx, w->base, n);
     if (err) return fail(w, err);
     w->flushed += n;
-    w->pos = w->base;
+    w->h.pos = w->base;
   }
   return FJ_OK;
 }
@@ -67,13 +67,13 @@ static fj_error flush_window(fj_writer *w) {
  * into the fixed buffer while output fits and only count beyond. */
 static void leave_fixed(fj_writer *w) {
   fj_fixed_buffer *fb = w->fbuf;
-  size_t used = (size_t)(w->pos - (uint8_t *)fb->data);
-  w->flushed += (size_t)(w->pos - w->base);
+  size_t used = (size_t)(w->h.pos - (uint8_t *)fb->data);
+  w->flushed += (size_t)(w->h.pos - w->base);
   fb->len = fb->needed = used;
   w->mode = MODE_SINK;
   w->sink = (fj_sink){fj__fixed_sink_count, fb};
-  w->base = w->pos = w->ibuf;
-  w->end = w->ibuf + w->icap;
+  w->base = w->h.pos = w->ibuf;
+  w->h.end = w->ibuf + w->icap;
 }
 
 /* Slow path of reserve(): room for n bytes at pos, or the error. */
@@ -83,15 +83,15 @@ static fj_error make_room(fj_writer *w, size_t n) {
     fj_buffer *b = w->gbuf;
     size_t used = b->len, base_off = b->len; /* before the first growth of an empty buffer */
     if (b->data) {
-      used = (size_t)(w->pos - b->data);
+      used = (size_t)(w->h.pos - b->data);
       base_off = (size_t)(w->base - b->data);
     }
     if (n > SIZE_MAX - used - 1) return fail(w, FJ_ERR_NOMEM);
     fj_error err = fj__buffer_reserve(b, used + n + 1); /* + 1: the final NUL */
     if (err) return fail(w, err);
     w->base = b->data + base_off;
-    w->pos = b->data + used;
-    w->end = b->data + b->cap - 1;
+    w->h.pos = b->data + used;
+    w->h.end = b->data + b->cap - 1;
     return FJ_OK;
   }
   if (w->mode == MODE_FIXED) leave_fixed(w);
@@ -100,15 +100,15 @@ static fj_error make_room(fj_writer *w, size_t n) {
   if (n > w->icap) { /* only for very deep pretty indentation */
     uint8_t *p = fj__realloc(&w->alloc, w->ibuf, w->icap, n);
     if (!p) return fail(w, FJ_ERR_NOMEM);
-    w->ibuf = w->base = w->pos = p;
+    w->ibuf = w->base = w->h.pos = p;
     w->icap = n;
   }
-  w->end = w->ibuf + w->icap;
+  w->h.end = w->ibuf + w->icap;
   return FJ_OK;
 }
 
 static inline fj_error reserve(fj_writer *w, size_t n) {
-  if (FJ_LIKELY((size_t)(w->end - w->pos) >= n)) return FJ_OK;
+  if (FJ_LIKELY((size_t)(w->h.end - w->h.pos) >= n)) return FJ_OK;
   return make_room(w, n);
 }
 
@@ -118,12 +118,12 @@ static inline fj_error reserve(fj_writer *w, size_t n) {
  * writer itself: its address does not wait for the depth, so an end's load
  * of it can start before the depth is known. */
 static inline uint64_t *level_word(fj_writer *w, uint32_t d) {
-  return FJ_LIKELY(d < 64) ? &w->stack0 : &w->stack[d >> 6];
+  return FJ_LIKELY(d < 64) ? &w->h.levels : &w->stack[d >> 6];
 }
 
 static inline bool level_is_object(const fj_writer *w, uint32_t level) {
   uint32_t d = level - 1;
-  uint64_t word = FJ_LIKELY(d < 64) ? w->stack0 : w->stack[d >> 6];
+  uint64_t word = FJ_LIKELY(d < 64) ? w->h.levels : w->stack[d >> 6];
   return (word >> (d & 63)) & 1;
 }
 
@@ -138,9 +138,9 @@ static inline void set_level(fj_writer *w, uint32_t d, bool object) {
 
 static inline void put_newline_indent(fj_writer *w, uint32_t level) {
   size_t n = (size_t)level * w->indent;
-  *w->pos++ = '\n';
-  memset(w->pos, w->indent_char, n);
-  w->pos += n;
+  *w->h.pos++ = '\n';
+  memset(w->h.pos, w->indent_char, n);
+  w->h.pos += n;
 }
 
 /* Why a value cannot come now, or FJ_OK. */
@@ -159,16 +159,16 @@ static fj_error key_state_error(unsigned st) {
 
 /* Pretty or refused: the value separator the long way. */
 static fj_error prefix_value_slow(fj_writer *w, size_t need) {
-  unsigned st = w->state;
+  unsigned st = w->h.state;
   fj_error err = value_state_error(st);
   if (err) return err;
   bool in_array = st == ST_ARR_FIRST || st == ST_ARR_NEXT;
-  size_t sep = in_array ? 2 + (size_t)w->depth * w->indent : 0;
+  size_t sep = in_array ? 2 + (size_t)w->h.depth * w->indent : 0;
   err = reserve(w, sep + need);
   if (err) return err;
-  w->mark = w->pos;
-  if (st == ST_ARR_NEXT) *w->pos++ = ',';
-  if (in_array) put_newline_indent(w, w->depth);
+  w->mark = w->h.pos;
+  if (st == ST_ARR_NEXT) *w->h.pos++ = ',';
+  if (in_array) put_newline_indent(w, w->h.depth);
   return FJ_OK;
 }
 
@@ -176,38 +176,38 @@ static fj_error prefix_value_slow(fj_writer *w, size_t need) {
  * writes the separator in front of it. The state is left for the caller
  * to advance once the value is written. */
 static inline fj_error prefix_value(fj_writer *w, size_t need) {
-  unsigned st = w->state;
-  if (FJ_UNLIKELY(st >= w->fast_end)) return prefix_value_slow(w, need);
+  unsigned st = w->h.state;
+  if (FJ_UNLIKELY(st >= w->h.fast_end)) return prefix_value_slow(w, need);
   fj_error err = reserve(w, need + 1);
   if (FJ_UNLIKELY(err)) return err;
-  w->mark = w->pos;
-  *w->pos = ',';
-  w->pos += ST_COMMA(st);
+  w->mark = w->h.pos;
+  *w->h.pos = ',';
+  w->h.pos += ST_COMMA(st);
   return FJ_OK;
 }
 
-static inline void commit_value(fj_writer *w) { w->state = (uint8_t)ST_AFTER_VALUE(w->state); }
+static inline void commit_value(fj_writer *w) { w->h.state = (uint8_t)ST_AFTER_VALUE(w->h.state); }
 
 /* As prefix_value(), for a key. */
 static inline fj_error prefix_key(fj_writer *w, size_t need) {
-  unsigned st = w->state;
+  unsigned st = w->h.state;
   fj_error err = key_state_error(st);
   if (FJ_UNLIKELY(err)) return err;
-  size_t sep = w->pretty ? 2 + (size_t)w->depth * w->indent : 1;
+  size_t sep = w->pretty ? 2 + (size_t)w->h.depth * w->indent : 1;
   err = reserve(w, sep + need);
   if (FJ_UNLIKELY(err)) return err;
-  w->mark = w->pos;
-  *w->pos = ',';
-  w->pos += st == ST_OBJ_KEY_NEXT;
-  if (w->pretty) put_newline_indent(w, w->depth);
+  w->mark = w->h.pos;
+  *w->h.pos = ',';
+  w->h.pos += st == ST_OBJ_KEY_NEXT;
+  if (w->pretty) put_newline_indent(w, w->h.depth);
   return FJ_OK;
 }
 
 /* ":" or ": " after a key (room was reserved with the key). */
 static inline void put_colon(fj_writer *w) {
-  memcpy(w->pos, ": ", 2);
-  w->pos += 1 + w->pretty;
-  w->state = ST_OBJ_VALUE;
+  memcpy(w->h.pos, ": ", 2);
+  w->h.pos += 1 + w->pretty;
+  w->h.state = ST_OBJ_VALUE;
 }
 
 /* ---- the inline paths ------------------------------------------------------
@@ -264,7 +264,7 @@ FJ_AVX512_TARGET static inline bool copy_short_avx512(uint8_t *d, const uint8_t 
 /* ---- creation -------------------------------------------------------------- */
 
 static void start(fj_writer *w, fj_sink sink) {
-  w->state = ST_ROOT;
+  w->h.state = ST_ROOT;
 #ifdef FJ_WRITE_AVX512
   /* the AVX-512 short paths follow the stage-1 kernel (FASTJSON_KERNEL,
    * fj_kernel_select()); they test for the default characters only */
@@ -274,7 +274,7 @@ static void start(fj_writer *w, fj_sink sink) {
 #endif
   w->finished = false;
   w->err = FJ_OK;
-  w->depth = 0;
+  w->h.depth = 0;
   w->flushed = 0;
   w->sink = sink;
   w->gbuf = NULL;
@@ -283,21 +283,21 @@ static void start(fj_writer *w, fj_sink sink) {
     w->mode = MODE_BUFFER;
     w->gbuf = sink.ctx;
     if (w->gbuf->data) {
-      w->base = w->pos = w->gbuf->data + w->gbuf->len;
-      w->end = w->gbuf->data + w->gbuf->cap - 1; /* keep a byte for the NUL */
-      if (w->end < w->pos) w->end = w->pos;
+      w->base = w->h.pos = w->gbuf->data + w->gbuf->len;
+      w->h.end = w->gbuf->data + w->gbuf->cap - 1; /* keep a byte for the NUL */
+      if (w->h.end < w->h.pos) w->h.end = w->h.pos;
       return;
     }
     /* no memory yet: an empty window makes the first event grow it */
-    w->base = w->pos = w->end = w->ibuf;
+    w->base = w->h.pos = w->h.end = w->ibuf;
     return;
   }
   if (sink.write == fj__fixed_sink_write && ((fj_fixed_buffer *)sink.ctx)->data) {
     fj_fixed_buffer *fb = sink.ctx;
     w->mode = MODE_FIXED;
     w->fbuf = fb;
-    w->base = w->pos = (uint8_t *)fb->data + fb->len;
-    w->end = (uint8_t *)fb->data + (fb->cap > fb->len ? fb->cap : fb->len);
+    w->base = w->h.pos = (uint8_t *)fb->data + fb->len;
+    w->h.end = (uint8_t *)fb->data + (fb->cap > fb->len ? fb->cap : fb->len);
     return;
   }
   if (sink.write == fj__fixed_sink_write) { /* no memory at all: only count */
@@ -305,8 +305,8 @@ static void start(fj_writer *w, fj_sink sink) {
     w->sink = (fj_sink){fj__fixed_sink_count, sink.ctx};
   }
   w->mode = MODE_SINK;
-  w->base = w->pos = w->ibuf;
-  w->end = w->ibuf + w->icap;
+  w->base = w->h.pos = w->ibuf;
+  w->h.end = w->ibuf + w->icap;
 }
 
 fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink sink) {
@@ -322,10 +322,10 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
   memset(w, 0, sizeof *w);
   w->alloc = a;
   w->flags = o.flags;
-  w->max_depth = o.max_depth ? o.max_depth : FJ_DEFAULT_MAX_DEPTH;
+  w->h.max_depth = o.max_depth ? o.max_depth : FJ_DEFAULT_MAX_DEPTH;
   w->pretty = (o.flags & FJ_WRITE_PRETTY) != 0;
-  w->fast_end = w->pretty ? 0 : ST_VALUE_FAST_END;
-  w->pair_fast = w->pretty ? 0 : 2;
+  w->h.fast_end = w->pretty ? 0 : ST_VALUE_FAST_END;
+  w->h.pair_fast = w->pretty ? 0 : 2;
   w->indent_char = (o.flags & FJ_WRITE_TABS) ? '\t' : ' ';
   w->indent = o.indent ? o.indent : (o.flags & FJ_WRITE_TABS) ? 1 : 2;
   if (!(o.flags & FJ_WRITE_NO_VALIDATE_UTF8)) w->esc |= FJ__ESC_VALIDATE;
@@ -339,7 +339,7 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
 #else
   w->short_k = stop_high ? (const uint8_t *)w : NULL; /* only tested for NULL */
 #endif
-  size_t words = (w->max_depth + 63) / 64;
+  size_t words = (w->h.max_depth + 63) / 64;
   w->stack = fj__malloc(&a, words * sizeof *w->stack);
   w->icap = FJ_WBUF_SIZE;
   w->ibuf = fj__malloc(&a, w->icap);
@@ -363,7 +363,7 @@ fj_error fj_writer_reset(fj_writer *w, fj_sink sink) {
 void fj_writer_free(fj_writer *w) {
   if (!w) return;
   fj_allocator a = w->alloc;
-  fj__free(&a, w->stack, (w->max_depth + 63) / 64 * sizeof *w->stack);
+  fj__free(&a, w->stack, (w->h.max_depth + 63) / 64 * sizeof *w->stack);
   fj__free(&a, w->ibuf, w->icap);
   fj__free(&a, w, sizeof *w);
 }
@@ -372,15 +372,15 @@ void fj_writer_free(fj_writer *w) {
 
 FJ_SLOW static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
   if (!w) return FJ_ERR_INVALID_ARG;
-  if (FJ_UNLIKELY(w->depth >= w->max_depth)) {
-    fj_error err = value_state_error(w->state);
+  if (FJ_UNLIKELY(w->h.depth >= w->h.max_depth)) {
+    fj_error err = value_state_error(w->h.state);
     return err ? err : FJ_ERR_DEPTH;
   }
   fj_error err = prefix_value(w, 1);
   if (FJ_UNLIKELY(err)) return err;
-  *w->pos++ = c;
-  set_level(w, w->depth++, object);
-  w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+  *w->h.pos++ = c;
+  set_level(w, w->h.depth++, object);
+  w->h.state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
   return FJ_OK;
 }
 
@@ -399,17 +399,17 @@ static fj_error end_state_error(unsigned st, bool object) {
 
 FJ_SLOW static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
   if (!w) return FJ_ERR_INVALID_ARG;
-  unsigned st = w->state;
+  unsigned st = w->h.state;
   fj_error err = end_state_error(st, object);
   if (FJ_UNLIKELY(err)) return err;
   bool empty = st == ST_ARR_FIRST || st == ST_OBJ_KEY_FIRST;
-  size_t sep = w->pretty && !empty ? 1 + (size_t)(w->depth - 1) * w->indent : 0;
+  size_t sep = w->pretty && !empty ? 1 + (size_t)(w->h.depth - 1) * w->indent : 0;
   err = reserve(w, sep + 1);
   if (FJ_UNLIKELY(err)) return err;
-  if (sep) put_newline_indent(w, w->depth - 1);
-  *w->pos++ = c;
-  uint32_t d = --w->depth;
-  w->state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
+  if (sep) put_newline_indent(w, w->h.depth - 1);
+  *w->h.pos++ = c;
+  uint32_t d = --w->h.depth;
+  w->h.state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
   return FJ_OK;
 }
 
@@ -417,18 +417,18 @@ FJ_SLOW static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
  * enters its level d + 1: the level's kind goes in its bit of the stack. */
 static inline void push_level(fj_writer *w, uint8_t *p, uint32_t d, uint8_t c, bool object) {
   *p++ = c;
-  w->pos = p;
-  w->depth = d + 1;
+  w->h.pos = p;
+  w->h.depth = d + 1;
   set_level(w, d, object);
-  w->state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
+  w->h.state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
 }
 
 static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
   if (FJ_LIKELY(w != NULL)) {
-    unsigned st = w->state;
-    uint8_t *p = w->pos;
-    uint32_t d = w->depth;
-    if (FJ_LIKELY(st < w->fast_end && d < w->max_depth && w->end - p >= 2)) {
+    unsigned st = w->h.state;
+    uint8_t *p = w->h.pos;
+    uint32_t d = w->h.depth;
+    if (FJ_LIKELY(st < w->h.fast_end && d < w->h.max_depth && w->h.end - p >= 2)) {
       *p = ',';
       p += ST_COMMA(st);
       push_level(w, p, d, c, object);
@@ -441,30 +441,30 @@ static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
 /* `first`: the first of the two states this end may come in. */
 static inline fj_error end_fast(fj_writer *w, uint8_t c, bool object, unsigned first) {
   if (FJ_LIKELY(w != NULL)) {
-    unsigned st = w->state;
-    uint8_t *p = w->pos;
-    if (FJ_LIKELY(st - first < w->pair_fast && p < w->end)) {
+    unsigned st = w->h.state;
+    uint8_t *p = w->h.pos;
+    if (FJ_LIKELY(st - first < w->h.pair_fast && p < w->h.end)) {
       *p++ = c;
-      w->pos = p;
-      uint32_t d = --w->depth;
-      w->state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
+      w->h.pos = p;
+      uint32_t d = --w->h.depth;
+      w->h.state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
       return FJ_OK;
     }
   }
   return end_container(w, c, object);
 }
 
-fj_error fj_writer_begin_object(fj_writer *w) { return begin_fast(w, '{', true); }
-fj_error fj_writer_end_object(fj_writer *w) { return end_fast(w, '}', true, ST_OBJ_KEY_NEXT); }
-fj_error fj_writer_begin_array(fj_writer *w) { return begin_fast(w, '[', false); }
-fj_error fj_writer_end_array(fj_writer *w) { return end_fast(w, ']', false, ST_ARR_FIRST); }
+fj_error(fj_writer_begin_object)(fj_writer *w) { return begin_fast(w, '{', true); }
+fj_error(fj_writer_end_object)(fj_writer *w) { return end_fast(w, '}', true, ST_OBJ_KEY_NEXT); }
+fj_error(fj_writer_begin_array)(fj_writer *w) { return begin_fast(w, '[', false); }
+fj_error(fj_writer_end_array)(fj_writer *w) { return end_fast(w, ']', false, ST_ARR_FIRST); }
 
 /* ---- strings and keys ------------------------------------------------------ */
 
 /* The quoted, escaped string at pos (room reserved). On invalid UTF-8, the
  * event's output is taken back. */
 static inline fj_error put_string(fj_writer *w, const char *s, size_t n) {
-  uint8_t *p = w->pos;
+  uint8_t *p = w->h.pos;
   size_t k;
   *p++ = '"';
 #ifdef FJ_WRITE_AVX512
@@ -474,26 +474,26 @@ static inline fj_error put_string(fj_writer *w, const char *s, size_t n) {
   fj_error err = fj__escape(p, (const uint8_t *)s, n, w->esc, &k);
 #endif
   if (FJ_UNLIKELY(err)) {
-    w->pos = w->mark;
+    w->h.pos = w->mark;
     return err;
   }
   p += k;
   *p++ = '"';
-  w->pos = p;
+  w->h.pos = p;
   return FJ_OK;
 }
 
 /* A string or key longer than FJ_STR_CHUNK: checked whole first (it cannot
  * be taken back once flushed), then escaped chunk by chunk. */
 static fj_error put_long_string(fj_writer *w, const char *s, size_t n, bool key) {
-  fj_error err = key ? key_state_error(w->state) : value_state_error(w->state);
+  fj_error err = key ? key_state_error(w->h.state) : value_state_error(w->h.state);
   if (err) return err;
   const uint8_t *src = (const uint8_t *)s;
   if ((w->esc & FJ__ESC_VALIDATE) && !(w->esc & FJ__ESC_REPLACE) && !fj__utf8_valid(src, n))
     return FJ_ERR_UTF8;
   err = key ? prefix_key(w, 1) : prefix_value(w, 1);
   if (err) return err;
-  *w->pos++ = '"';
+  *w->h.pos++ = '"';
   while (n) {
     size_t m = n;
     if (m > FJ_STR_CHUNK) {
@@ -503,13 +503,13 @@ static fj_error put_long_string(fj_writer *w, const char *s, size_t n, bool key)
     err = reserve(w, m * FJ_ESCAPE_RATIO + FJ_ESCAPE_SLACK + 3);
     if (err) return err;
     size_t k;
-    err = fj__escape(w->pos, src, m, w->esc, &k);
+    err = fj__escape(w->h.pos, src, m, w->esc, &k);
     if (err) return fail(w, err); /* cannot happen: validated above */
-    w->pos += k;
+    w->h.pos += k;
     src += m;
     n -= m;
   }
-  *w->pos++ = '"';
+  *w->h.pos++ = '"';
   if (key)
     put_colon(w);
   else
@@ -536,16 +536,16 @@ FJ_NOINLINE static fj_error stringn_slow(fj_writer *w, const char *s, size_t len
 FJ_AVX512_TARGET FJ_NOINLINE static fj_error stringn_avx512(fj_writer *w, const char *s,
                                                             size_t len) {
   if (FJ_LIKELY(s != NULL && len <= FJ_SHORT_MAX)) {
-    unsigned st = w->state;
-    uint8_t *p = w->pos;
-    if (FJ_LIKELY(st < w->fast_end && (size_t)(w->end - p) >= FJ_SHORT_ROOM)) {
+    unsigned st = w->h.state;
+    uint8_t *p = w->h.pos;
+    if (FJ_LIKELY(st < w->h.fast_end && (size_t)(w->h.end - p) >= FJ_SHORT_ROOM)) {
       *p = ',';
       p += ST_COMMA(st);
       *p++ = '"';
       if (FJ_LIKELY(copy_short_avx512(p, (const uint8_t *)s, len))) {
         p[len] = '"';
-        w->pos = p + len + 1;
-        w->state = (uint8_t)ST_AFTER_VALUE(st);
+        w->h.pos = p + len + 1;
+        w->h.state = (uint8_t)ST_AFTER_VALUE(st);
         return FJ_OK;
       }
     }
@@ -559,16 +559,16 @@ fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
   if (FJ_LIKELY(w != NULL && w->vshort)) return stringn_avx512(w, s, len);
 #endif
   if (FJ_LIKELY(w != NULL && s != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
-    unsigned st = w->state;
-    uint8_t *p = w->pos;
-    if (FJ_LIKELY(st < w->fast_end && (size_t)(w->end - p) >= FJ_SHORT_ROOM)) {
+    unsigned st = w->h.state;
+    uint8_t *p = w->h.pos;
+    if (FJ_LIKELY(st < w->h.fast_end && (size_t)(w->h.end - p) >= FJ_SHORT_ROOM)) {
       *p = ',';
       p += ST_COMMA(st);
       *p++ = '"';
       if (FJ_LIKELY(copy_short(p, (const uint8_t *)s, len, w->short_k))) {
         p[len] = '"';
-        w->pos = p + len + 1;
-        w->state = (uint8_t)ST_AFTER_VALUE(st);
+        w->h.pos = p + len + 1;
+        w->h.state = (uint8_t)ST_AFTER_VALUE(st);
         return FJ_OK;
       }
     }
@@ -599,10 +599,10 @@ FJ_NOINLINE static fj_error keyn_slow(fj_writer *w, const char *key, size_t len)
  * general code must do it. */
 static inline uint8_t *key_fast(fj_writer *w, const char *key, size_t len, size_t more) {
   if (FJ_LIKELY(w != NULL && key != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
-    unsigned st = w->state;
-    uint8_t *p = w->pos;
-    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->pair_fast &&
-                  (size_t)(w->end - p) >= FJ_SHORT_ROOM + more)) {
+    unsigned st = w->h.state;
+    uint8_t *p = w->h.pos;
+    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->h.pair_fast &&
+                  (size_t)(w->h.end - p) >= FJ_SHORT_ROOM + more)) {
       *p = ',';
       p += ST_COMMA(st);
       *p++ = '"';
@@ -622,17 +622,18 @@ static inline uint8_t *key_fast(fj_writer *w, const char *key, size_t len, size_
 FJ_AVX512_TARGET FJ_NOINLINE static fj_error keyn_avx512(fj_writer *w, const char *key,
                                                          size_t len) {
   if (FJ_LIKELY(key != NULL && len <= FJ_SHORT_MAX)) {
-    unsigned st = w->state;
-    uint8_t *p = w->pos;
-    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->pair_fast && (size_t)(w->end - p) >= FJ_SHORT_ROOM)) {
+    unsigned st = w->h.state;
+    uint8_t *p = w->h.pos;
+    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->h.pair_fast &&
+                  (size_t)(w->h.end - p) >= FJ_SHORT_ROOM)) {
       *p = ',';
       p += ST_COMMA(st);
       *p++ = '"';
       if (FJ_LIKELY(copy_short_avx512(p, (const uint8_t *)key, len))) {
         p += len;
         memcpy(p, "\":", 2);
-        w->pos = p + 2;
-        w->state = ST_OBJ_VALUE;
+        w->h.pos = p + 2;
+        w->h.state = ST_OBJ_VALUE;
         return FJ_OK;
       }
     }
@@ -647,8 +648,8 @@ fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
 #endif
   uint8_t *p = key_fast(w, key, len, 0);
   if (FJ_LIKELY(p != NULL)) {
-    w->pos = p;
-    w->state = ST_OBJ_VALUE;
+    w->h.pos = p;
+    w->h.state = ST_OBJ_VALUE;
     return FJ_OK;
   }
   return keyn_slow(w, key, len);
@@ -666,14 +667,14 @@ fj_error fj_writer_key(fj_writer *w, const char *key) {
 #define FJ_SCALAR_FAST(w, need, PUT)                                                               \
   do {                                                                                             \
     if (FJ_LIKELY((w) != NULL)) {                                                                  \
-      unsigned st_ = (w)->state;                                                                   \
-      uint8_t *p = (w)->pos;                                                                       \
-      if (FJ_LIKELY(st_ < (w)->fast_end && (size_t)((w)->end - p) > (need))) {                     \
+      unsigned st_ = (w)->h.state;                                                                 \
+      uint8_t *p = (w)->h.pos;                                                                     \
+      if (FJ_LIKELY(st_ < (w)->h.fast_end && (size_t)((w)->h.end - p) > (need))) {                 \
         *p = ',';                                                                                  \
         p += ST_COMMA(st_);                                                                        \
         PUT;                                                                                       \
-        (w)->pos = p;                                                                              \
-        (w)->state = (uint8_t)ST_AFTER_VALUE(st_);                                                 \
+        (w)->h.pos = p;                                                                            \
+        (w)->h.state = (uint8_t)ST_AFTER_VALUE(st_);                                               \
         return FJ_OK;                                                                              \
       }                                                                                            \
     }                                                                                              \
@@ -683,7 +684,7 @@ FJ_SLOW static fj_error int64_slow(fj_writer *w, int64_t v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 24);
   if (FJ_UNLIKELY(err)) return err;
-  w->pos += fj__i64toa((char *)w->pos, v);
+  w->h.pos += fj__i64toa((char *)w->h.pos, v);
   commit_value(w);
   return FJ_OK;
 }
@@ -708,7 +709,7 @@ FJ_SLOW static fj_error uint64_slow(fj_writer *w, uint64_t v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 24);
   if (FJ_UNLIKELY(err)) return err;
-  w->pos += fj__u64toa((char *)w->pos, v);
+  w->h.pos += fj__u64toa((char *)w->h.pos, v);
   commit_value(w);
   return FJ_OK;
 }
@@ -722,17 +723,17 @@ FJ_SLOW static fj_error double_slow(fj_writer *w, double v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(!fj__is_finite(v))) {
     if (w->flags & FJ_WRITE_NONFINITE_AS_NULL) return fj_writer_null(w);
-    fj_error err = value_state_error(w->state);
+    fj_error err = value_state_error(w->h.state);
     return err ? err : FJ_ERR_NUMBER_RANGE;
   }
   fj_error err = prefix_value(w, FJ_DTOA_BUF);
   if (FJ_UNLIKELY(err)) return err;
-  w->pos += fj__dtoa((char *)w->pos, v);
+  w->h.pos += fj__dtoa((char *)w->h.pos, v);
   commit_value(w);
   return FJ_OK;
 }
 
-fj_error fj_writer_double(fj_writer *w, double v) {
+fj_error(fj_writer_double)(fj_writer *w, double v) {
   if (FJ_LIKELY(fj__is_finite(v))) FJ_SCALAR_FAST(w, FJ_DTOA_BUF, p += fj__dtoa((char *)p, v));
   return double_slow(w, v);
 }
@@ -741,12 +742,12 @@ FJ_SLOW static fj_error bool_slow(fj_writer *w, bool v) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 5);
   if (FJ_UNLIKELY(err)) return err;
-  w->pos += fj__put_bool(w->pos, v);
+  w->h.pos += fj__put_bool(w->h.pos, v);
   commit_value(w);
   return FJ_OK;
 }
 
-fj_error fj_writer_bool(fj_writer *w, bool v) {
+fj_error(fj_writer_bool)(fj_writer *w, bool v) {
   FJ_SCALAR_FAST(w, 5, p += fj__put_bool(p, v));
   return bool_slow(w, v);
 }
@@ -755,13 +756,13 @@ FJ_SLOW static fj_error null_slow(fj_writer *w) {
   if (!w) return FJ_ERR_INVALID_ARG;
   fj_error err = prefix_value(w, 4);
   if (FJ_UNLIKELY(err)) return err;
-  memcpy(w->pos, "null", 4);
-  w->pos += 4;
+  memcpy(w->h.pos, "null", 4);
+  w->h.pos += 4;
   commit_value(w);
   return FJ_OK;
 }
 
-fj_error fj_writer_null(fj_writer *w) {
+fj_error(fj_writer_null)(fj_writer *w) {
   FJ_SCALAR_FAST(w, 4, memcpy(p, "null", 4); p += 4);
   return null_slow(w);
 }
@@ -775,8 +776,8 @@ fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
     size_t m = len < FJ_RAW_CHUNK ? len : FJ_RAW_CHUNK;
     err = reserve(w, m);
     if (err) return err;
-    memcpy(w->pos, json, m);
-    w->pos += m;
+    memcpy(w->h.pos, json, m);
+    w->h.pos += m;
     json += m;
     len -= m;
   }
@@ -795,8 +796,8 @@ fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
     uint8_t *p;                                                                                    \
     if (FJ_LIKELY(FAST) && FJ_LIKELY((p = key_fast(w, key, key_len, room)) != NULL)) {             \
       PUT;                                                                                         \
-      w->pos = p;                                                                                  \
-      w->state = ST_OBJ_KEY_NEXT;                                                                  \
+      w->h.pos = p;                                                                                \
+      w->h.state = ST_OBJ_KEY_NEXT;                                                                \
       return FJ_OK;                                                                                \
     }                                                                                              \
     fj_error err = fj_writer_keyn(w, key, key_len);                                                \
@@ -807,8 +808,8 @@ fj_error fj_writer_raw(fj_writer *w, const char *json, size_t len) {
  * of 17 to 20 digits (twitter's ids). Reached by a jump from the members'
  * inline paths, which thus make no call and need no stack frame. */
 FJ_NOINLINE static fj_error member_u64_long(fj_writer *w, uint8_t *p, uint64_t v) {
-  w->pos = p + fj__u64toa_long((char *)p, v);
-  w->state = ST_OBJ_KEY_NEXT;
+  w->h.pos = p + fj__u64toa_long((char *)p, v);
+  w->h.state = ST_OBJ_KEY_NEXT;
   return FJ_OK;
 }
 
@@ -832,8 +833,8 @@ fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t key_len,
     *p = '"';
     if (FJ_LIKELY(copy_short(p + 1, (const uint8_t *)s, len, w->short_k))) {
       p[len + 1] = '"';
-      w->pos = p + len + 2;
-      w->state = ST_OBJ_KEY_NEXT;
+      w->h.pos = p + len + 2;
+      w->h.state = ST_OBJ_KEY_NEXT;
       return FJ_OK;
     }
   }
@@ -845,8 +846,8 @@ fj_error fj_writer_member_null(fj_writer *w, const char *key, size_t key_len) {
   uint8_t *p = key_fast(w, key, key_len, 4);
   if (FJ_LIKELY(p != NULL)) {
     memcpy(p, "null", 4);
-    w->pos = p + 4;
-    w->state = ST_OBJ_KEY_NEXT;
+    w->h.pos = p + 4;
+    w->h.state = ST_OBJ_KEY_NEXT;
     return FJ_OK;
   }
   fj_error err = fj_writer_keyn(w, key, key_len);
@@ -865,10 +866,10 @@ fj_error fj_writer_member_null(fj_writer *w, const char *key, size_t key_len) {
 /* As key_fast(), for a pre-quoted key of at most FJ_QKEY_MAX bytes. */
 static inline uint8_t *qkey_fast(fj_writer *w, const char *qkey, size_t qlen, size_t more) {
   if (FJ_LIKELY(w != NULL && qkey != NULL && qlen - 3 <= FJ_QKEY_MAX - 3)) {
-    unsigned st = w->state;
-    uint8_t *p = w->pos;
-    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->pair_fast &&
-                  (size_t)(w->end - p) > FJ_QKEY_MAX + more)) {
+    unsigned st = w->h.state;
+    uint8_t *p = w->h.pos;
+    if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->h.pair_fast &&
+                  (size_t)(w->h.end - p) > FJ_QKEY_MAX + more)) {
       *p = ',';
       p += ST_COMMA(st);
       memcpy(p, qkey, FJ_QKEY_MAX);
@@ -889,8 +890,8 @@ static inline uint8_t *qkey_fast(fj_writer *w, const char *qkey, size_t qlen, si
 fj_error fj_writer_qkey(fj_writer *w, const char *qkey, size_t qlen) {
   uint8_t *p = qkey_fast(w, qkey, qlen, 0);
   if (FJ_LIKELY(p != NULL)) {
-    w->pos = p;
-    w->state = ST_OBJ_VALUE;
+    w->h.pos = p;
+    w->h.state = ST_OBJ_VALUE;
     return FJ_OK;
   }
   FJ_QKEY_SLOW(qkey, qlen, fj_writer_keyn(w, qkey + 1, qlen - 3));
@@ -901,8 +902,8 @@ static inline fj_error qkey_begin(fj_writer *w, const char *qkey, size_t qlen, u
                                   bool object) {
   uint8_t *p = qkey_fast(w, qkey, qlen, 1);
   if (FJ_LIKELY(p != NULL)) {
-    uint32_t d = w->depth;
-    if (FJ_LIKELY(d < w->max_depth)) {
+    uint32_t d = w->h.depth;
+    if (FJ_LIKELY(d < w->h.max_depth)) {
       push_level(w, p, d, c, object);
       return FJ_OK;
     }
@@ -924,8 +925,8 @@ fj_error fj_writer_qkey_begin_array(fj_writer *w, const char *qkey, size_t qlen)
     uint8_t *p;                                                                                    \
     if (FJ_LIKELY(FAST) && FJ_LIKELY((p = qkey_fast(w, qkey, qlen, room)) != NULL)) {              \
       PUT;                                                                                         \
-      w->pos = p;                                                                                  \
-      w->state = ST_OBJ_KEY_NEXT;                                                                  \
+      w->h.pos = p;                                                                                \
+      w->h.state = ST_OBJ_KEY_NEXT;                                                                \
       return FJ_OK;                                                                                \
     }                                                                                              \
     FJ_QKEY_SLOW(qkey, qlen, fj_writer_member_##name(w, qkey + 1, qlen - 3, v));                   \
@@ -943,8 +944,8 @@ fj_error fj_writer_qmember_stringn(fj_writer *w, const char *qkey, size_t qlen, 
     *p = '"';
     if (FJ_LIKELY(copy_short(p + 1, (const uint8_t *)s, len, w->short_k))) {
       p[len + 1] = '"';
-      w->pos = p + len + 2;
-      w->state = ST_OBJ_KEY_NEXT;
+      w->h.pos = p + len + 2;
+      w->h.state = ST_OBJ_KEY_NEXT;
       return FJ_OK;
     }
   }
@@ -955,8 +956,8 @@ fj_error fj_writer_qmember_null(fj_writer *w, const char *qkey, size_t qlen) {
   uint8_t *p = qkey_fast(w, qkey, qlen, 4);
   if (FJ_LIKELY(p != NULL)) {
     memcpy(p, "null", 4);
-    w->pos = p + 4;
-    w->state = ST_OBJ_KEY_NEXT;
+    w->h.pos = p + 4;
+    w->h.state = ST_OBJ_KEY_NEXT;
     return FJ_OK;
   }
   FJ_QKEY_SLOW(qkey, qlen, fj_writer_member_null(w, qkey + 1, qlen - 3));
@@ -971,12 +972,12 @@ static fj_error sync_output(fj_writer *w) {
   case MODE_BUFFER: {
     fj_error err = reserve(w, 1);
     if (err) return err;
-    *w->pos = 0;
-    w->gbuf->len = (size_t)(w->pos - w->gbuf->data);
+    *w->h.pos = 0;
+    w->gbuf->len = (size_t)(w->h.pos - w->gbuf->data);
     return FJ_OK;
   }
   case MODE_FIXED:
-    w->fbuf->len = w->fbuf->needed = (size_t)(w->pos - (uint8_t *)w->fbuf->data);
+    w->fbuf->len = w->fbuf->needed = (size_t)(w->h.pos - (uint8_t *)w->fbuf->data);
     return FJ_OK;
   default: return flush_window(w);
   }
@@ -991,12 +992,12 @@ fj_error fj_writer_finish(fj_writer *w) {
   if (!w) return FJ_ERR_INVALID_ARG;
   if (w->err) return w->err; /* a sink error sticks: no call can complete the output now */
   if (!w->finished) {
-    if (w->state == ST_ROOT) return FJ_ERR_EMPTY;
-    if (w->state != ST_DONE) return FJ_ERR_TRUNCATED;
+    if (w->h.state == ST_ROOT) return FJ_ERR_EMPTY;
+    if (w->h.state != ST_DONE) return FJ_ERR_TRUNCATED;
     if (w->pretty) {
       fj_error err = reserve(w, 1);
       if (err) return err;
-      *w->pos++ = '\n';
+      *w->h.pos++ = '\n';
     }
     w->finished = true;
   }
@@ -1008,11 +1009,15 @@ fj_error fj_writer_finish(fj_writer *w) {
 
 fj_error fj_writer_size(const fj_writer *w, size_t *bytes) {
   if (!w || !bytes) return FJ_ERR_INVALID_ARG;
-  *bytes = w->flushed + (size_t)(w->pos - w->base);
+  *bytes = w->flushed + (size_t)(w->h.pos - w->base);
   return FJ_OK;
 }
 
-uint32_t fj_writer_depth(const fj_writer *w) { return w ? w->depth : 0; }
+uint32_t fj_writer_depth(const fj_writer *w) { return w ? w->h.depth : 0; }
+
+/* fj_format_double() and writer.h's inline double path give fj__dtoa()
+ * FJ_DOUBLE_MAX_CHARS bytes */
+_Static_assert(FJ_DTOA_BUF <= FJ_DOUBLE_MAX_CHARS, "fj__dtoa() may store more than the API says");
 
 fj_error fj_format_double(double v, char *buf, size_t cap, size_t *len) {
   if (!buf || !len) return FJ_ERR_INVALID_ARG;

@@ -21,22 +21,20 @@
 #define FJ_ESCAPE_SSE2_WRITER 1
 #endif
 
-/* Where the document stands. The numbers are chosen so that the inline
- * paths need no table: a comma is due before a value or key exactly in the
- * odd states among those they take (ST_ARR_NEXT, ST_OBJ_KEY_NEXT), and the
- * state after a value is the state before it with the low bit set. Values
- * are allowed in ST_ROOT and the three states below ST_OBJ_KEY_NEXT (the
- * inline paths take only those three: the root goes the general way); keys
- * and object ends in the pair ST_OBJ_KEY_NEXT, ST_OBJ_KEY_FIRST; array ends
- * in the pair ST_ARR_FIRST, ST_ARR_NEXT. */
+/* Where the document stands: the states of fastjson/writer.h (FJ__WST_*),
+ * whose inline paths take the common events without a call. Values are
+ * allowed in ST_ROOT and the three states below ST_OBJ_KEY_NEXT (the inline
+ * paths take only those three: the root goes the general way); keys and
+ * object ends in the pair ST_OBJ_KEY_NEXT, ST_OBJ_KEY_FIRST; array ends in
+ * the pair ST_ARR_FIRST, ST_ARR_NEXT. */
 enum {
-  ST_ARR_FIRST = 0,     /* in an array, no element yet */
-  ST_ARR_NEXT = 1,      /* in an array, after an element: a comma is due */
-  ST_OBJ_VALUE = 2,     /* in an object, after a key */
-  ST_OBJ_KEY_NEXT = 3,  /* in an object, after a member: a comma is due */
-  ST_OBJ_KEY_FIRST = 4, /* in an object, no member yet */
-  ST_ROOT = 6,          /* nothing written yet */
-  ST_DONE = 7           /* the root value is complete */
+  ST_ARR_FIRST = FJ__WST_ARR_FIRST,
+  ST_ARR_NEXT = FJ__WST_ARR_NEXT,
+  ST_OBJ_VALUE = FJ__WST_OBJ_VALUE,
+  ST_OBJ_KEY_NEXT = FJ__WST_OBJ_KEY_NEXT,
+  ST_OBJ_KEY_FIRST = FJ__WST_OBJ_KEY_FIRST,
+  ST_ROOT = FJ__WST_ROOT,
+  ST_DONE = FJ__WST_DONE
 };
 /* The inline value paths take the states below this. */
 #define ST_VALUE_FAST_END ST_OBJ_KEY_NEXT
@@ -64,26 +62,21 @@ static inline size_t fj__put_bool(uint8_t *p, bool v) {
 }
 
 struct fj_writer {
-  uint8_t *pos, *end; /* the output window: free room is [pos, end) */
-  uint8_t *mark;      /* where the current event's output began (to take it back) */
-  uint8_t state;
-  uint8_t fast_end;  /* states below it take the compact fast path: 3, or 0 when pretty */
-  uint8_t pair_fast; /* 2, or 0 when pretty: keys and ends whose state is one of the two
-                      * that allow them take the compact fast path */
-  bool short_ok;     /* short strings may take the inline path (no '/' escaping) */
-  bool vshort;       /* short strings and keys take the AVX-512 inline path (writer.c) */
-  bool vescape;      /* other strings take fj__escape_avx512() */
+  fj__writer_hot h; /* first: the window, state, depth and the first 64 levels' kinds,
+                     * which the public header's inline paths use too */
+  uint8_t *mark;    /* where the current event's output began (to take it back) */
+  bool short_ok;    /* short strings may take the inline path (no '/' escaping) */
+  bool vshort;      /* short strings and keys take the AVX-512 inline path (writer.c) */
+  bool vescape;     /* other strings take fj__escape_avx512() */
   bool finished;
   bool pretty;
   unsigned esc; /* FJ__ESC_* */
   uint32_t flags;
-  fj_error err; /* the sink's first error, returned from then on */
-  uint32_t depth, max_depth;
+  fj_error err;           /* the sink's first error, returned from then on */
   const uint8_t *short_k; /* constants of the short-string scan (copy_short()) */
   uint32_t indent;
   uint8_t indent_char;
-  uint64_t stack0; /* bit d: level d + 1 is an object, for levels 1 to 64 */
-  uint64_t *stack; /* the same for deeper levels (word 0 unused) */
+  uint64_t *stack; /* h.levels for deeper levels (word 0 unused) */
   int mode;
   uint8_t *base;  /* start of the window's output: [base, pos) is not yet flushed */
   size_t flushed; /* bytes of this document before base */
