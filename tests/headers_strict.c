@@ -74,7 +74,12 @@ fj_error fj_headers_strict_write(fj_writer *w, bool b);
 fj_error fj_headers_strict_write(fj_writer *w, bool b) {
   fj_error e = fj_writer_begin_array(w);
   if (!e) e = fj_writer_begin_object(w);
+  if (!e) e = fj_writer_keyn(w, "k", 1);
+  if (!e) e = fj_writer_stringn(w, "v", 1);
+  if (!e) e = fj_writer_key(w, "d");
+  if (!e) e = fj_writer_double(w, 0.5);
   if (!e) e = fj_writer_end_object(w);
+  if (!e) e = fj_writer_string(w, "s");
   if (!e) e = fj_writer_null(w);
   if (!e) e = fj_writer_bool(w, b);
   if (!e) e = fj_writer_end_array(w);

@@ -431,9 +431,9 @@ static const uint8_t key_byte_ok[256] = {
 
 /* Copies the key of n <= FJ_SHORT_MAX bytes at s to d and returns true
  * when none of its bytes needs escaping or checking (key_byte_ok(), or
- * copy_short()); returns false otherwise, bytes of d possibly changed. Keys
+ * fj__fj__copy_short()); returns false otherwise, bytes of d possibly changed. Keys
  * of 1 to 3 bytes (write_struct abc's) are gathered and looked up: less
- * work than copy_short()'s vector check of them. */
+ * work than fj__fj__copy_short()'s vector check of them. */
 static inline bool copy_key(uint8_t *d, const char *s, size_t n, const uint8_t *k) {
   if (n - 1 < 3) {
     uint8_t a = (uint8_t)s[0], b = (uint8_t)s[n >> 1], c = (uint8_t)s[n - 1];
@@ -443,7 +443,7 @@ static inline bool copy_key(uint8_t *d, const char *s, size_t n, const uint8_t *
     d[n - 1] = c;
     return true;
   }
-  return copy_short(d, (const uint8_t *)s, n, k);
+  return fj__copy_short(d, (const uint8_t *)s, n, k);
 }
 
 /* A field always present (no has-flag, not a pointer) with a key of n
@@ -467,7 +467,7 @@ static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_de
   *p = ',';
   p += ST_COMMA(w->h.state);
   *p++ = '"';
-  if (!copy_key(p, f->name, n, w->short_k)) return FJ_END;
+  if (!copy_key(p, f->name, n, w->h.short_k)) return FJ_END;
   p += n;
   p[0] = '"';
   p[1] = ':';
@@ -496,7 +496,7 @@ static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_de
     const fj_str *s = (const fj_str *)src;
     if (!s->data || s->len > FJ_SHORT_MAX) goto value_call;
     *p = '"';
-    if (!copy_short(p + 1, (const uint8_t *)s->data, s->len, w->short_k)) goto value_call;
+    if (!fj__copy_short(p + 1, (const uint8_t *)s->data, s->len, w->h.short_k)) goto value_call;
     p[s->len + 1] = '"';
     p += s->len + 2;
     break;

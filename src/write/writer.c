@@ -239,7 +239,7 @@ static const uint8_t vshort_k[3][32]
     __attribute__((aligned(32))) = {{FJ_K32(0x02)}, {FJ_K32(0x20)}, {FJ_K32('\\')}};
 #undef FJ_K32
 
-/* copy_short() with one masked load and one masked store: copies the n <=
+/* fj__fj__copy_short() with one masked load and one masked store: copies the n <=
  * 32 bytes at s to d when none needs escaping or UTF-8 checking and returns
  * true; returns false otherwise, storing nothing. Touches only s[0, n) and
  * d[0, n) (the other lanes are masked off: no fault, no store), and no
@@ -271,6 +271,9 @@ static void start(fj_writer *w, fj_sink sink) {
   w->vshort = w->short_ok && (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) &&
               strcmp(fj__kernel_now()->name, "avx512") == 0;
   w->vescape = w->vshort && w->esc == FJ__ESC_VALIDATE;
+  w->h.short_in = w->short_ok && !w->vshort;
+#else
+  w->h.short_in = w->short_ok;
 #endif
   w->finished = false;
   w->err = FJ_OK;
@@ -335,9 +338,9 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
   w->short_ok = !(w->esc & FJ__ESC_SLASH);
   bool stop_high = (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
 #ifdef FJ_ESCAPE_SSE2_WRITER
-  w->short_k = stop_high ? short_k_high : short_k_low;
+  w->h.short_k = stop_high ? short_k_high : short_k_low;
 #else
-  w->short_k = stop_high ? (const uint8_t *)w : NULL; /* only tested for NULL */
+  w->h.short_k = stop_high ? (const uint8_t *)w : NULL; /* only tested for NULL */
 #endif
   size_t words = (w->h.max_depth + 63) / 64;
   w->stack = fj__malloc(&a, words * sizeof *w->stack);
@@ -520,7 +523,7 @@ static fj_error put_long_string(fj_writer *w, const char *s, size_t n, bool key)
 /* Not FJ_SLOW (cold): strings longer than FJ_SHORT_MAX or not ASCII are
  * common (two in five of twitter.json's), and gcc compiled the cold path
  * for size, with put_string() and prefix_key() called, not inlined. */
-FJ_NOINLINE static fj_error stringn_slow(fj_writer *w, const char *s, size_t len) {
+FJ_NOINLINE fj_error fj__writer_stringn_general(fj_writer *w, const char *s, size_t len) {
   if (!w || (!s && len)) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(len > FJ_STR_CHUNK)) return put_long_string(w, s, len, false);
   fj_error err = prefix_value(w, len * FJ_ESCAPE_RATIO + FJ_ESCAPE_SLACK + 2);
@@ -550,11 +553,11 @@ FJ_AVX512_TARGET FJ_NOINLINE static fj_error stringn_avx512(fj_writer *w, const 
       }
     }
   }
-  return stringn_slow(w, s, len);
+  return fj__writer_stringn_general(w, s, len);
 }
 #endif
 
-fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
+fj_error(fj_writer_stringn)(fj_writer *w, const char *s, size_t len) {
 #ifdef FJ_WRITE_AVX512
   if (FJ_LIKELY(w != NULL && w->vshort)) return stringn_avx512(w, s, len);
 #endif
@@ -565,7 +568,7 @@ fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
       *p = ',';
       p += ST_COMMA(st);
       *p++ = '"';
-      if (FJ_LIKELY(copy_short(p, (const uint8_t *)s, len, w->short_k))) {
+      if (FJ_LIKELY(fj__copy_short(p, (const uint8_t *)s, len, w->h.short_k))) {
         p[len] = '"';
         w->h.pos = p + len + 1;
         w->h.state = (uint8_t)ST_AFTER_VALUE(st);
@@ -573,16 +576,16 @@ fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len) {
       }
     }
   }
-  return stringn_slow(w, s, len);
+  return fj__writer_stringn_general(w, s, len);
 }
 
-fj_error fj_writer_string(fj_writer *w, const char *s) {
+fj_error(fj_writer_string)(fj_writer *w, const char *s) {
   if (!s) return FJ_ERR_INVALID_ARG;
   return fj_writer_stringn(w, s, strlen(s));
 }
 
-/* Not FJ_SLOW either: see stringn_slow(). */
-FJ_NOINLINE static fj_error keyn_slow(fj_writer *w, const char *key, size_t len) {
+/* Not FJ_SLOW either: see fj__writer_stringn_general(). */
+FJ_NOINLINE fj_error fj__writer_keyn_general(fj_writer *w, const char *key, size_t len) {
   if (!w || (!key && len)) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(len > FJ_STR_CHUNK)) return put_long_string(w, key, len, true);
   fj_error err = prefix_key(w, len * FJ_ESCAPE_RATIO + FJ_ESCAPE_SLACK + 4);
@@ -606,7 +609,7 @@ static inline uint8_t *key_fast(fj_writer *w, const char *key, size_t len, size_
       *p = ',';
       p += ST_COMMA(st);
       *p++ = '"';
-      if (FJ_LIKELY(copy_short(p, (const uint8_t *)key, len, w->short_k))) {
+      if (FJ_LIKELY(fj__copy_short(p, (const uint8_t *)key, len, w->h.short_k))) {
         p += len;
         p[0] = '"';
         p[1] = ':';
@@ -638,11 +641,11 @@ FJ_AVX512_TARGET FJ_NOINLINE static fj_error keyn_avx512(fj_writer *w, const cha
       }
     }
   }
-  return keyn_slow(w, key, len);
+  return fj__writer_keyn_general(w, key, len);
 }
 #endif
 
-fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
+fj_error(fj_writer_keyn)(fj_writer *w, const char *key, size_t len) {
 #ifdef FJ_WRITE_AVX512
   if (FJ_LIKELY(w != NULL && w->vshort)) return keyn_avx512(w, key, len);
 #endif
@@ -652,10 +655,10 @@ fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len) {
     w->h.state = ST_OBJ_VALUE;
     return FJ_OK;
   }
-  return keyn_slow(w, key, len);
+  return fj__writer_keyn_general(w, key, len);
 }
 
-fj_error fj_writer_key(fj_writer *w, const char *key) {
+fj_error(fj_writer_key)(fj_writer *w, const char *key) {
   if (!key) return FJ_ERR_INVALID_ARG;
   return fj_writer_keyn(w, key, strlen(key));
 }
@@ -831,7 +834,7 @@ fj_error fj_writer_member_stringn(fj_writer *w, const char *key, size_t key_len,
   if (s != NULL && len <= FJ_SHORT_MAX &&
       (p = key_fast(w, key, key_len, FJ_SHORT_MAX + 2)) != NULL) {
     *p = '"';
-    if (FJ_LIKELY(copy_short(p + 1, (const uint8_t *)s, len, w->short_k))) {
+    if (FJ_LIKELY(fj__copy_short(p + 1, (const uint8_t *)s, len, w->h.short_k))) {
       p[len + 1] = '"';
       w->h.pos = p + len + 2;
       w->h.state = ST_OBJ_KEY_NEXT;
@@ -942,7 +945,7 @@ fj_error fj_writer_qmember_stringn(fj_writer *w, const char *qkey, size_t qlen, 
   if (s != NULL && len <= FJ_SHORT_MAX && w != NULL && w->short_ok &&
       (p = qkey_fast(w, qkey, qlen, FJ_SHORT_MAX + 2)) != NULL) {
     *p = '"';
-    if (FJ_LIKELY(copy_short(p + 1, (const uint8_t *)s, len, w->short_k))) {
+    if (FJ_LIKELY(fj__copy_short(p + 1, (const uint8_t *)s, len, w->h.short_k))) {
       p[len + 1] = '"';
       w->h.pos = p + len + 2;
       w->h.state = ST_OBJ_KEY_NEXT;

@@ -16,8 +16,7 @@
 #include "util/alloc.h"
 #include "util/compiler.h"
 
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
+#ifdef FJ__WRITER_SSE2 /* fastjson/writer.h: SSE2 (x86-64) */
 #define FJ_ESCAPE_SSE2_WRITER 1
 #endif
 
@@ -72,8 +71,7 @@ struct fj_writer {
   bool pretty;
   unsigned esc; /* FJ__ESC_* */
   uint32_t flags;
-  fj_error err;           /* the sink's first error, returned from then on */
-  const uint8_t *short_k; /* constants of the short-string scan (copy_short()) */
+  fj_error err; /* the sink's first error, returned from then on */
   uint32_t indent;
   uint8_t indent_char;
   uint64_t *stack; /* h.levels for deeper levels (word 0 unused) */
@@ -90,111 +88,9 @@ struct fj_writer {
 
 /* ---- short strings: copied with a check, no escaping ---------------------- */
 
-/* The longest string or key the inline paths take. */
-#define FJ_SHORT_MAX 32u
-/* Room the inline string paths ask for: comma, quotes, colon, the bytes. */
-#define FJ_SHORT_ROOM (FJ_SHORT_MAX + 8u)
-
-static inline uint32_t load_u32(const uint8_t *s) {
-  uint32_t x;
-  memcpy(&x, s, 4);
-  return x;
-}
-
-#ifdef FJ_ESCAPE_SSE2_WRITER
-/* The bytes of v that stop the inline path, as bits; k: the constants
- * fj_writer.short_k points to (writer.c's short_k_high or short_k_low). */
-static inline unsigned scan_short(__m128i v, const uint8_t *k) {
-  const __m128i q = _mm_loadu_si128((const __m128i *)(const void *)k);
-  const __m128i bs = _mm_loadu_si128((const __m128i *)(const void *)(k + 16));
-  const __m128i bias = _mm_loadu_si128((const __m128i *)(const void *)(k + 32));
-  const __m128i lim = _mm_loadu_si128((const __m128i *)(const void *)(k + 48));
-  __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, bs));
-  m = _mm_or_si128(m, _mm_cmplt_epi8(_mm_xor_si128(v, bias), lim));
-  return (unsigned)_mm_movemask_epi8(m);
-}
-
-/* Copies the n <= FJ_SHORT_MAX bytes at s to d (room for n bytes) when
- * none needs escaping or UTF-8 checking, and returns true; returns false
- * otherwise, after possibly storing some bytes at d. Reads only s[0, n):
- * shorter strings are gathered with overlapping 8- or 4-byte loads. */
-static inline bool copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *k) {
-  if (n >= 16) {
-    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + n - 16));
-    if (scan_short(a, k) | scan_short(b, k)) return false;
-    _mm_storeu_si128((__m128i *)(void *)d, a);
-    _mm_storeu_si128((__m128i *)(void *)(d + n - 16), b);
-    return true;
-  }
-  if (n >= 8) {
-    __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)s);
-    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + n - 8));
-    if (scan_short(_mm_unpacklo_epi64(a, b), k)) return false;
-    _mm_storel_epi64((__m128i *)(void *)d, a);
-    _mm_storel_epi64((__m128i *)(void *)(d + n - 8), b);
-    return true;
-  }
-  uint32_t lo, hi;
-  if (n >= 4) {
-    lo = load_u32(s);
-    hi = load_u32(s + n - 4);
-  } else if (n) {
-    lo = s[0] | ((uint32_t)s[n >> 1] << 8) | ((uint32_t)s[n - 1] << 16) | 0x20000000u;
-    hi = lo;
-  } else {
-    return true;
-  }
-  __m128i v = _mm_unpacklo_epi32(_mm_cvtsi32_si128((int)lo), _mm_cvtsi32_si128((int)hi));
-  if (scan_short(v, k) & 0xFF) return false;
-  if (n >= 4) {
-    memcpy(d, &lo, 4);
-    memcpy(d + n - 4, &hi, 4);
-  } else {
-    d[0] = (uint8_t)lo;
-    d[n >> 1] = (uint8_t)(lo >> 8);
-    d[n - 1] = (uint8_t)(lo >> 16);
-  }
-  return true;
-}
-#else
-static inline uint64_t load_u64(const uint8_t *s) {
-  uint64_t x;
-  memcpy(&x, s, 8);
-  return x;
-}
-#define FJ_W_ONES UINT64_C(0x0101010101010101)
-#define FJ_W_HIGHS UINT64_C(0x8080808080808080)
-/* High bits of the bytes of x that are '"', '\\', below 0x20, or (with
- * high = all ones) >= 0x80; nonzero exactly when x holds one (the borrows
- * of the subtractions only make false hits above a true one). The byte
- * order does not matter. */
-static inline uint64_t swar_special(uint64_t x, uint64_t high) {
-  uint64_t q = x ^ (FJ_W_ONES * '"'), b = x ^ (FJ_W_ONES * '\\');
-  uint64_t m = ((q - FJ_W_ONES) & ~q) | ((b - FJ_W_ONES) & ~b) | ((x - FJ_W_ONES * 0x20) & ~x);
-  return (m | (x & high)) & FJ_W_HIGHS;
-}
-
-/* Copies the n <= FJ_SHORT_MAX bytes at s to d (room for n bytes) when
- * none needs escaping or UTF-8 checking, and returns true; returns false
- * otherwise. k is NULL when bytes >= 0x80 need no check. */
-static inline bool copy_short(uint8_t *d, const uint8_t *s, size_t n, const uint8_t *k) {
-  uint64_t high = k ? ~UINT64_C(0) : 0, m = 0;
-  if (n >= 8) {
-    for (size_t i = 0; i + 8 <= n; i += 8)
-      m |= swar_special(load_u64(s + i), high);
-    m |= swar_special(load_u64(s + n - 8), high);
-  } else if (n >= 4) {
-    m = swar_special((uint64_t)load_u32(s) | ((uint64_t)load_u32(s + n - 4) << 32), high);
-  } else if (n) {
-    m = swar_special(s[0] | ((uint64_t)s[n >> 1] << 8) | ((uint64_t)s[n - 1] << 16) |
-                         (UINT64_C(0x2020202020) << 24),
-                     high);
-  }
-  if (m) return false;
-  memcpy(d, s, n);
-  return true;
-}
-#endif
+/* The longest string or key the inline paths take, and the room they ask
+ * for (fastjson/writer.h's inline paths share them). */
+#define FJ_SHORT_MAX FJ__SHORT_MAX
+#define FJ_SHORT_ROOM FJ__SHORT_ROOM
 
 #endif
