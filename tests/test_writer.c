@@ -1335,6 +1335,45 @@ static fj_error collect(void *ctx, const void *bytes, size_t len) {
   return fj_sink_buffer(b).write(b, bytes, len);
 }
 
+/* The growable buffer between syncs is the caller's: after fj_writer_flush()
+ * or fj_writer_finish() its bytes may be taken (fj_buffer_take()) and the
+ * writer goes on, or finishes again, into the emptied buffer. The writer
+ * used to keep pointers into the taken memory: a second finish wrote a NUL
+ * there and set len from a stale pointer (use after free, ASan). */
+static void test_buffer_taken_between_syncs(void **state) {
+  (void)state;
+  fj_buffer b = {0};
+  fj_writer *w;
+  void *data;
+  size_t len, size;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_string(w, "hello"), FJ_OK);
+  assert_int_equal(fj_writer_flush(w), FJ_OK);
+  assert_int_equal(b.len, 8);
+  assert_int_equal(fj_buffer_take(&b, &data, &len), FJ_OK);
+  assert_memory_equal(data, "[\"hello\"", 9); /* with its NUL */
+  free(data);
+  assert_int_equal(fj_writer_int64(w, 12345), FJ_OK);
+  assert_int_equal(fj_writer_keyn(w, "k", 1), FJ_ERR_EXPECTED_VALUE); /* refused, nothing written */
+  assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_int_equal(fj_writer_size(w, &size), FJ_OK);
+  assert_int_equal(size, 15); /* the whole document, across the take */
+  assert_string_equal((const char *)b.data, ",12345]");
+  assert_int_equal(b.len, 7);
+  assert_int_equal(fj_buffer_take(&b, &data, &len), FJ_OK);
+  free(data);
+  assert_int_equal(fj_writer_finish(w),
+                   FJ_OK); /* again: nothing more, and the taken memory is not touched */
+  assert_null(b.data);
+  assert_int_equal(b.len, 0);
+  assert_int_equal(fj_writer_size(w, &size), FJ_OK);
+  assert_int_equal(size, 15);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
 static void test_random_documents(void **state) {
   (void)state;
   oracle o;
@@ -1424,6 +1463,7 @@ int main(void) {
       cmocka_unit_test(test_string_tails),
       cmocka_unit_test(test_long_strings),
       cmocka_unit_test(test_sinks),
+      cmocka_unit_test(test_buffer_taken_between_syncs),
       cmocka_unit_test(test_random_documents),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,10 @@ typedef struct fj_buffer {
  *  returns FJ_OK, or FJ_ERR_NOMEM (the buffer is then unchanged). A writer
  *  given this sink grows and fills `buf` directly, keeps `data[len]` a NUL
  *  after fj_writer_finish() (not counted in `len`), and updates `len` at
- *  every fj_writer_flush() and fj_writer_finish(). */
+ *  every fj_writer_flush() and fj_writer_finish(). Between those calls and
+ *  the writer's next event the buffer is the caller's: its bytes may be
+ *  taken (fj_buffer_take()) or changed, and the writer's further output
+ *  goes after its `len` then. Touching it at other times is undefined. */
 FJ_API fj_sink fj_sink_buffer(fj_buffer *buf);
 
 /** Gives the caller the buffer's bytes: *data receives `len` bytes followed

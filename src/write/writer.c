@@ -76,13 +76,20 @@ static void leave_fixed(fj_writer *w) {
   w->h.end = w->ibuf + w->icap;
 }
 
+/* MODE_BUFFER: an empty window outside the buffer's memory, so that the
+ * next event's make_room() maps it at the buffer's len. */
+static void unmap_window(fj_writer *w) {
+  w->base = w->h.pos = w->h.end = w->ibuf;
+  w->unmapped = true;
+}
+
 /* Slow path of reserve(): room for n bytes at pos, or the error. */
 static fj_error make_room(fj_writer *w, size_t n) {
   if (w->err) return w->err;
   if (w->mode == MODE_BUFFER) {
     fj_buffer *b = w->gbuf;
-    size_t used = b->len, base_off = b->len; /* before the first growth of an empty buffer */
-    if (b->data) {
+    size_t used = b->len, base_off = b->len; /* an unmapped window starts at len */
+    if (!w->unmapped) {
       used = (size_t)(w->h.pos - b->data);
       base_off = (size_t)(w->base - b->data);
     }
@@ -92,6 +99,7 @@ static fj_error make_room(fj_writer *w, size_t n) {
     w->base = b->data + base_off;
     w->h.pos = b->data + used;
     w->h.end = b->data + b->cap - 1;
+    w->unmapped = false;
     return FJ_OK;
   }
   if (w->mode == MODE_FIXED) leave_fixed(w);
@@ -285,6 +293,7 @@ static void start(fj_writer *w, fj_sink sink) {
   if (sink.write == fj__buffer_sink_write) {
     w->mode = MODE_BUFFER;
     w->gbuf = sink.ctx;
+    w->unmapped = false;
     if (w->gbuf->data) {
       w->base = w->h.pos = w->gbuf->data + w->gbuf->len;
       w->h.end = w->gbuf->data + w->gbuf->cap - 1; /* keep a byte for the NUL */
@@ -292,7 +301,7 @@ static void start(fj_writer *w, fj_sink sink) {
       return;
     }
     /* no memory yet: an empty window makes the first event grow it */
-    w->base = w->h.pos = w->h.end = w->ibuf;
+    unmap_window(w);
     return;
   }
   if (sink.write == fj__fixed_sink_write && ((fj_fixed_buffer *)sink.ctx)->data) {
@@ -973,10 +982,15 @@ static fj_error sync_output(fj_writer *w) {
   if (w->err) return w->err;
   switch (w->mode) {
   case MODE_BUFFER: {
+    if (w->unmapped) return FJ_OK; /* nothing written since the last sync */
     fj_error err = reserve(w, 1);
     if (err) return err;
     *w->h.pos = 0;
     w->gbuf->len = (size_t)(w->h.pos - w->gbuf->data);
+    /* the caller may now take the bytes (fj_buffer_take()) or change the
+     * buffer: the next event maps the window again at its len */
+    w->flushed += (size_t)(w->h.pos - w->base);
+    unmap_window(w);
     return FJ_OK;
   }
   case MODE_FIXED:

@@ -77,6 +77,8 @@ struct fj_writer {
   uint64_t *stack; /* h.levels for deeper levels (word 0 unused) */
   int mode;
   uint8_t *base;  /* start of the window's output: [base, pos) is not yet flushed */
+  bool unmapped;  /* MODE_BUFFER: the window (empty, at ibuf) is not in gbuf's memory, which
+                   * the caller may have taken or grown since: make_room() maps it at gbuf->len */
   size_t flushed; /* bytes of this document before base */
   fj_sink sink;
   fj_buffer *gbuf;
