@@ -1856,6 +1856,16 @@ static void test_generated_names_compile(void **state) {
       "{\"const\": \"p-q\"}}, \"required\": [\"k\"]}, {\"type\": \"object\", "
       "\"properties\": {\"k\": {\"const\": \"p_q\"}}, \"required\": [\"k\"]}]}, \"d\": "
       "{\"title\": \"uu_p_q\", \"type\": \"object\"}}}",
+      /* type names that make one generated name with another's: union gg's
+       * enum gg_kind and a type gg_kind; fj_read_aa_value (aa from a cursor)
+       * and the bytes reader of a type aa_value */
+      "{\"title\": \"R\", \"type\": \"object\", \"properties\": {\"u\": {\"title\": \"gg\", "
+      "\"oneOf\": [{\"type\": \"object\", \"properties\": {\"t\": {\"const\": \"a\"}}, "
+      "\"required\": [\"t\"]}, {\"type\": \"object\", \"properties\": {\"t\": {\"const\": "
+      "\"b\"}}, \"required\": [\"t\"]}]}, \"e\": {\"title\": \"gg_kind\", \"enum\": [\"z\"]}, "
+      "\"a\": {\"title\": \"aa\", \"type\": \"object\", \"properties\": {\"v\": {\"type\": "
+      "\"integer\"}}}, \"b\": {\"title\": \"aa_value\", \"type\": \"object\", \"properties\": "
+      "{\"w\": {\"type\": \"string\"}}}}}",
       /* C++'s keywords, as members and types (the header is also C++) */
       "{\"type\": \"object\", \"properties\": {\"class\": {\"type\": \"string\"}, \"new\": "
       "{\"type\": \"integer\"}, \"this\": {\"title\": \"template\", \"type\": \"object\", "

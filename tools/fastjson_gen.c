@@ -444,9 +444,28 @@ static bool reserved_prefix(const char *name) {
   return name[0] == '_';
 }
 
-/* Whether a type may not take `name`: another type has it (the root's
- * included, named before the types it holds), or it is the library's
- * (the fj_ and FJ_ prefixes) or a standard header's. */
+/* Whether b is a with `suffix` after it. */
+static bool with_suffix(const char *a, const char *b, const char *suffix) {
+  size_t n = strlen(a);
+  return !strncmp(a, b, n) && !strcmp(b + n, suffix);
+}
+
+/* Whether type names a and b would make one generated name: equal, or one
+ * is the other with "_value" after it (fj_read_T_value reads a T from a
+ * cursor, fj_read_U reads a U = T_value from bytes) or "_kind" (a union T's
+ * enum T_kind). */
+static bool names_meet(const char *a, const char *b) {
+  static const char *const suffixes[] = {"_value", "_kind"};
+  if (!strcmp(a, b)) return true;
+  for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+    if (with_suffix(a, b, suffixes[i]) || with_suffix(b, a, suffixes[i])) return true;
+  return false;
+}
+
+/* Whether a type may not take `name`: another type has it, or a name it
+ * would meet (names_meet(); the root's included, named before the types it
+ * holds), or it is the library's (the fj_ and FJ_ prefixes) or a standard
+ * header's. */
 static bool name_taken(const char *name) {
   if (reserved_prefix(name) || !name[1]) return true; /* one letter: e, v, w are locals */
   for (size_t i = 0; i < sizeof generated_names / sizeof *generated_names; i++)
@@ -454,11 +473,12 @@ static bool name_taken(const char *name) {
 
   for (size_t i = 0; i < sizeof reserved_type_names / sizeof *reserved_type_names; i++)
     if (!strcmp(name, reserved_type_names[i])) return true;
-  if (g_root_type && g_root_type->name && !strcmp(g_root_type->name, name)) return true;
+  if (g_root_type && g_root_type->name && names_meet(g_root_type->name, name)) return true;
   for (size_t i = 0; i < g_ntypes; i++)
-    if (g_types[i]->name && !strcmp(g_types[i]->name, name)) return true;
+    if (g_types[i]->name && names_meet(g_types[i]->name, name)) return true;
   for (size_t i = 0; i < g_ndefs; i++) /* definitions keep their names */
-    if (g_def_types[i] && g_def_types[i]->name && !strcmp(g_def_types[i]->name, name)) return true;
+    if (g_def_types[i] && g_def_types[i]->name && names_meet(g_def_types[i]->name, name))
+      return true;
   return false;
 }
 
