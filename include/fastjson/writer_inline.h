@@ -10,10 +10,12 @@
  * such an event's work (replaying citm_catalog.json, whose events are half
  * begins and ends). Anything else calls the exported function, which
  * starts over from the unchanged state. Taking a function's address, or
- * writing its name in parentheses, gets the exported function. Define
- * FJ_NO_INLINE before including fastjson/writer.h to get only the exported
- * functions. The names with fj__ and FJ__ are not part of the API: they
- * change between versions. */
+ * writing its name in parentheses, gets the exported function. The names
+ * are function-like macros: in C++, an argument with a comma outside
+ * parentheses (a template's argument list) needs parentheses around it.
+ * Define FJ_NO_INLINE before including fastjson/writer.h to get only the
+ * exported functions. The macros expand to no cast (-Wold-style-cast). The names with fj__ and FJ__
+ * are not part of the API: they change between versions. */
 #ifndef FASTJSON_WRITER_INLINE_H
 #define FASTJSON_WRITER_INLINE_H
 
@@ -324,10 +326,10 @@ static inline fj_error fj__writer_double_inline(fj_writer *w, double v) {
 }
 
 #ifndef FJ_NO_INLINE
-#define fj_writer_begin_object(w) fj__writer_begin_inline(w, (uint8_t)'{', true)
-#define fj_writer_begin_array(w) fj__writer_begin_inline(w, (uint8_t)'[', false)
-#define fj_writer_end_object(w) fj__writer_end_inline(w, (uint8_t)'}', FJ__WST_OBJ_KEY_NEXT)
-#define fj_writer_end_array(w) fj__writer_end_inline(w, (uint8_t)']', FJ__WST_ARR_FIRST)
+#define fj_writer_begin_object(w) fj__writer_begin_inline(w, '{', true)
+#define fj_writer_begin_array(w) fj__writer_begin_inline(w, '[', false)
+#define fj_writer_end_object(w) fj__writer_end_inline(w, '}', FJ__WST_OBJ_KEY_NEXT)
+#define fj_writer_end_array(w) fj__writer_end_inline(w, ']', FJ__WST_ARR_FIRST)
 #define fj_writer_null(w) fj__writer_null_inline(w)
 #define fj_writer_bool(w, v) fj__writer_bool_inline(w, v)
 #define fj_writer_double(w, v) fj__writer_double_inline(w, v)
