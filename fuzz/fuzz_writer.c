@@ -548,7 +548,10 @@ static const uint8_t *target_bytes(target *t, size_t *n, bool *prefix) {
   case S_FIXED:
   case S_COUNT_ONLY: *n = t->fb.len; return t->fb.data;
   case S_BUFFER_APPEND:
-    if (t->buf.len < t->param || memcmp(t->buf.data, "xxxx", t->param < 4 ? t->param : 4)) abort();
+    /* no prefix and no output: the buffer may still hold no memory (NULL) */
+    if (t->buf.len < t->param ||
+        (t->param && memcmp(t->buf.data, "xxxx", t->param < 4 ? t->param : 4)))
+      abort();
     *n = t->buf.len - t->param;
     return t->buf.data + t->param;
   default: *n = t->got.len; return t->got.data;
