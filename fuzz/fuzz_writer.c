@@ -553,7 +553,7 @@ static const uint8_t *target_bytes(target *t, size_t *n, bool *prefix) {
         (t->param && memcmp(t->buf.data, "xxxx", t->param < 4 ? t->param : 4)))
       abort();
     *n = t->buf.len - t->param;
-    return t->buf.data + t->param;
+    return t->buf.data ? t->buf.data + t->param : NULL; /* no arithmetic on NULL */
   default: *n = t->got.len; return t->got.data;
   }
 }
