@@ -309,7 +309,8 @@ static inline fj_error fj__writer_string_inline(fj_writer *w, const char *s) {
  * as fj_writer_double() does; returns the length. */
 FJ_API size_t fj__dtoa(char *out, double v);
 
-/* Whether v is finite (neither NaN nor an infinity). */
+/* Whether v is finite (neither NaN nor an infinity): JSON has no text for
+ * the others. Also the library's own test (src/write). */
 static inline bool fj__writer_finite(double v) {
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits);

@@ -488,7 +488,7 @@ static inline fj_error write_plain(write_ctx *c, fj_writer *w, const fj_field_de
   }
   case FJ_FIELD_DOUBLE: {
     double v = *(const double *)src;
-    if (!fj__is_finite(v)) goto value_call;
+    if (!fj__writer_finite(v)) goto value_call;
     p += fj__dtoa((char *)p, v);
     break;
   }

@@ -733,7 +733,7 @@ fj_error fj_writer_uint64(fj_writer *w, uint64_t v) {
 
 FJ_SLOW static fj_error double_slow(fj_writer *w, double v) {
   if (!w) return FJ_ERR_INVALID_ARG;
-  if (FJ_UNLIKELY(!fj__is_finite(v))) {
+  if (FJ_UNLIKELY(!fj__writer_finite(v))) {
     if (w->flags & FJ_WRITE_NONFINITE_AS_NULL) return fj_writer_null(w);
     fj_error err = value_state_error(w->h.state);
     return err ? err : FJ_ERR_NUMBER_RANGE;
@@ -746,7 +746,7 @@ FJ_SLOW static fj_error double_slow(fj_writer *w, double v) {
 }
 
 fj_error(fj_writer_double)(fj_writer *w, double v) {
-  if (FJ_LIKELY(fj__is_finite(v))) FJ_SCALAR_FAST(w, FJ_DTOA_BUF, p += fj__dtoa((char *)p, v));
+  if (FJ_LIKELY(fj__writer_finite(v))) FJ_SCALAR_FAST(w, FJ_DTOA_BUF, p += fj__dtoa((char *)p, v));
   return double_slow(w, v);
 }
 
@@ -832,7 +832,7 @@ FJ_NOINLINE static fj_error member_u64_long(fj_writer *w, uint8_t *p, uint64_t v
   X(uint64, uint64_t, 24, true,                                                                    \
     if (FJ_UNLIKELY(v >= FJ_U64TOA_INLINE_LIMIT)) return member_u64_long(w, p, v);                 \
     p += fj__u64toa16((char *)p, v))                                                               \
-  X(double, double, FJ_DTOA_BUF, fj__is_finite(v), p += fj__dtoa((char *)p, v))                    \
+  X(double, double, FJ_DTOA_BUF, fj__writer_finite(v), p += fj__dtoa((char *)p, v))                \
   X(bool, bool, 5, true, p += fj__put_bool(p, v))
 FJ_SCALAR_MEMBERS(FJ_MEMBER)
 #undef FJ_MEMBER
@@ -1038,7 +1038,7 @@ _Static_assert(FJ_DTOA_BUF <= FJ_DOUBLE_MAX_CHARS, "fj__dtoa() may store more th
 
 fj_error fj_format_double(double v, char *buf, size_t cap, size_t *len) {
   if (!buf || !len) return FJ_ERR_INVALID_ARG;
-  if (!fj__is_finite(v)) return FJ_ERR_NUMBER_RANGE;
+  if (!fj__writer_finite(v)) return FJ_ERR_NUMBER_RANGE;
   if (cap < FJ_DOUBLE_MAX_CHARS) return FJ_ERR_BUFFER_TOO_SMALL;
   *len = fj__dtoa(buf, v);
   return FJ_OK;

@@ -45,14 +45,6 @@ enum {
  * paths take (not at the root). */
 #define ST_COMMA(st) ((st)&1u)
 
-/* Whether v is finite (neither NaN nor an infinity): JSON has no text for
- * the others. */
-static inline bool fj__is_finite(double v) {
-  uint64_t bits;
-  memcpy(&bits, &v, sizeof bits);
-  return ((bits >> 52) & 0x7FF) != 0x7FF;
-}
-
 /* Writes `true` or `false` at p (5 bytes stored either way: one
  * fixed-size store, the length picks) and returns its length. */
 static inline size_t fj__put_bool(uint8_t *p, bool v) {
