@@ -936,6 +936,33 @@ static void failures_leave_refused_handles(void **state) {
   v = root;
   EXPECT(fj_value_at_pointer(&v, "/a/7", &v), FJ_ERR_INDEX_RANGE);
   EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_INVALID_ARG);
+  /* a zeroed or NULL iteration (what a failed get_object leaves): every
+   * call on it zeroes its result, fj_object_find() too (fresh-user trial:
+   * it returned with the result untouched, and the next read crashed) */
+  {
+    fj_object zo;
+    fj_array za;
+    const char *s;
+    size_t n;
+    memset(&zo, 0, sizeof zo);
+    memset(&za, 0, sizeof za);
+#define REFUSED(call)                                                                              \
+  do {                                                                                             \
+    memset(&v, 0xAB, sizeof v);                                                                    \
+    EXPECT(call, FJ_ERR_INVALID_ARG);                                                              \
+    assert_null(v.parser);                                                                         \
+    EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_INVALID_ARG);                                        \
+  } while (0)
+    REFUSED(fj_object_find(&zo, "a", &v));
+    REFUSED((fj_object_find)(&zo, "a", &v));
+    REFUSED(fj_object_find(NULL, "a", &v));
+    REFUSED(fj_object_findn(&zo, "a", 1, &v));
+    REFUSED(fj_object_next(&zo, NULL, &v));
+    REFUSED(fj_object_next_key(&zo, &s, &n, &v));
+    REFUSED(fj_array_next(&za, &v));
+    REFUSED(fj_array_at(&za, 0, &v));
+#undef REFUSED
+  }
   /* a failed parse */
   memset(&root, 0xAB, sizeof root);
   EXPECT(parse_on(f, f->p, "[\"ab", &root), FJ_ERR_UNCLOSED_STRING);

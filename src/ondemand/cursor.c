@@ -620,7 +620,7 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
 
 fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
   if (FJ_UNLIKELY(!key)) return fj_object_findn(o, NULL, 1, value); /* as findn refuses it */
-  if (FJ_UNLIKELY(!o || !o->parser)) return FJ_ERR_INVALID_ARG;
+  if (FJ_UNLIKELY(!o || !o->parser)) return refused(FJ_ERR_INVALID_ARG, value);
   size_t n = 0;
   bool has_bs = false;
   if (key) /* length and backslashes in one pass */
