@@ -869,6 +869,27 @@ static void copied_array_of_containers(fixture *f, const steppers *st) {
   EXPECT(st->array_next(&a, &x), FJ_END);
 }
 
+/* A copy made before the first step: the first element may leave the
+ * cursor on it (a container, or a scalar the general step hands out at the
+ * end of the index), where a fresh iteration would find it too (fresh-user
+ * trial: the copy read [1], [2], [3] and the original was refused). */
+static void copied_fresh_arrays(fixture *f, const steppers *st) {
+  static const char *const docs[] = {"[[1], [2], [3]]", "[{}, 1]", "[1]", "[[1]]", "[\"s\"]"};
+  for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+    fj_value root = parse(f, docs[i]), e, x;
+    fj_array a, b;
+    OK(fj_value_get_array(&root, &a));
+    b = a;
+    OK(st->array_next(&a, &e));
+    memset(&x, 0xAB, sizeof x);
+    EXPECT(st->array_next(&b, &x), FJ_ERR_OUT_OF_ORDER); /* not the first element again */
+    assert_null(x.parser);
+    EXPECT(st->array_next(&b, &x), FJ_ERR_OUT_OF_ORDER);
+    fj_error err = st->array_next(&a, &x); /* the original goes on */
+    assert_true(err == FJ_OK || err == FJ_END);
+  }
+}
+
 static void copied_objects(fixture *f, const steppers *st) {
   fj_value root = parse(f, "{\"a\": 1, \"b\": {\"x\": 2}, \"c\": 3, \"d\": 4}"), v, k;
   fj_object o, c;
@@ -898,6 +919,7 @@ static void copied_iterations(void **state) {
   for (size_t i = 0; i < 2; i++) {
     copied_array_of_scalars(f, ways[i]);
     copied_array_of_containers(f, ways[i]);
+    copied_fresh_arrays(f, ways[i]);
     copied_objects(f, ways[i]);
   }
 }

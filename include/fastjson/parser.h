@@ -119,6 +119,12 @@ typedef struct fj__cursor {
   uint32_t pos;       /* next structural to read */
   uint32_t depth;     /* containers the cursor is inside */
   uint32_t max_depth; /* the parser's nesting limit */
+  /* The last value handed out with the cursor left on it (a container,
+   * or an element the exported functions' general step handed out): its
+   * structural (0: none; the root's is never asked about). A fresh copy of
+   * an array iteration finds the cursor on its first element both before
+   * and after another copy handed that element out; this tells which. */
+  uint32_t handed;
   /* byte k 0: the 64 bytes from offset 64 * k hold no backslash and do not
    * begin with an escaped byte (or NULL: not known) */
   const uint8_t *bs_blocks;
@@ -595,18 +601,22 @@ static inline fj_error fj__call_array_next(fj_array *a, fj_value *elem) {
 #define FJ__KEEP_BRANCH() ((void)0)
 #endif
 
-/* Where the cursor stands after handing out the value at structural pos
- * (type entry t): past a scalar, on a container's opening bracket for
- * fj_value_get_array() / fj_value_get_object() to enter. A predicted
- * branch, not pos + (t is a scalar): the next step starts from this
- * position, and as arithmetic it waited for the three dependent loads that
- * found t (index entry, byte, type table) at every value; the branch lets
- * the next step start at once (visit mesh.json on Zen 5, values not read:
- * 456 -> 319 us). */
-static inline uint32_t fj__pos_after(uint32_t pos, unsigned t) {
-  if (t <= FJ_TYPE_STRING + 1) return pos + 1;
+/* Moves the cursor after handing out the value at structural pos (type
+ * entry t): past a scalar; onto a container's opening bracket, for
+ * fj_value_get_array() / fj_value_get_object() to enter, marked handed out.
+ * A predicted branch, not pos + (t is a scalar): the next step starts from
+ * this position, and as arithmetic it waited for the three dependent loads
+ * that found t (index entry, byte, type table) at every value; the branch
+ * lets the next step start at once (visit mesh.json on Zen 5, values not
+ * read: 456 -> 319 us). */
+static inline void fj__step_over(fj__cursor *c, uint32_t pos, unsigned t) {
+  if (t <= FJ_TYPE_STRING + 1) {
+    c->pos = pos + 1;
+    return;
+  }
   FJ__KEEP_BRANCH();
-  return pos;
+  c->pos = pos;
+  c->handed = pos;
 }
 
 /* Writes the handle of the value at structural pos (type entry t) in the
@@ -614,7 +624,7 @@ static inline uint32_t fj__pos_after(uint32_t pos, unsigned t) {
  * structural); it stays on a container's bracket for get_array/get_object. */
 static inline void fj__hand_out(fj_parser *p, fj__cursor *c, uint32_t pos, uint64_t serial,
                                 uint32_t depth, unsigned t, fj_value *out) {
-  c->pos = fj__pos_after(pos, t);
+  fj__step_over(c, pos, t);
   out->parser = p;
   out->parent = serial;
   out->pos = pos;
@@ -709,7 +719,7 @@ static inline int fj__step(const fj__cursor *c, uint32_t state, uint32_t last, u
     }
   } else if (state != FJ__ITER_FRESH) {
     return 0;
-  } else if (b != close) {
+  } else if (b != close && c->handed != at) { /* handed out: a copy stepped */
     *pos = at;
     return 1;
   }

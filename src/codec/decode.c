@@ -715,7 +715,7 @@ static inline int fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos,
   if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return FAST_GENERAL;
   *key_pos = pos;
   *value = fj__handle_t(p, pos + 2, depth, serial, t);
-  p->hot.pos = fj__pos_after(pos + 2, t); /* as fj_object_next() */
+  fj__step_over(&p->hot, pos + 2, t); /* as fj_object_next() */
   o->state = FJ_ITER_MIDDLE;
   o->last = pos + 2;
   return FAST_FIELD;
@@ -1093,7 +1093,7 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
       ++pos;
       *elem = fj__handle_t(p, pos, depth, serial, t);
       a->last = pos;
-      p->hot.pos = fj__pos_after(pos, t); /* as fj_array_next() */
+      fj__step_over(&p->hot, pos, t); /* as fj_array_next() */
       return FJ_OK;
     }
   }

@@ -172,7 +172,7 @@ static fj_error ended(fj_parser *p, uint32_t depth) {
  * iteration has stepped on, and this one is out of date. */
 static inline bool where_left(const fj_parser *p, uint32_t state, uint32_t last, uint32_t start) {
   const uint32_t pos = p->hot.pos;
-  if (state == FJ_ITER_FRESH) return pos == start + 1;
+  if (state == FJ_ITER_FRESH) return pos == start + 1 && p->hot.handed != pos;
   return pos == last || pos == last + 1 || fj__left_word(last, pos) == p->hot.left;
 }
 
@@ -252,6 +252,7 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   if (FJ_UNLIKELY(!fj__is_value_start(c))) return expected_value(p, pos);
   a->state = FJ_ITER_MIDDLE;
   a->last = pos;
+  p->hot.handed = pos; /* the cursor stays on it */
   if (elem) *elem = fj__handle(p, pos, a->depth, a->serial, c);
   return FJ_OK;
 }
@@ -340,7 +341,7 @@ fj_error(fj_array_next)(fj_array *a, fj_value *elem) {
     if (r == LEAF_CLOSED) return refused(FJ_END, elem);
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(t = fj__type_of[leaf_char(p, pos)])) {
-      p->hot.pos = fj__pos_after(pos, t);
+      fj__step_over(&p->hot, pos, t);
       a->state = FJ_ITER_MIDDLE;
       a->last = pos;
       if (elem) *elem = fj__handle_t(p, pos, a->depth, a->serial, t);
@@ -426,7 +427,7 @@ static inline fj_error object_step(fj_object *o, uint32_t *key_pos, fj_value *va
     unsigned t;
     if (r == LEAF_NEXT && FJ_LIKELY(leaf_char(p, pos) == '"' && leaf_char(p, pos + 1) == ':' &&
                                     (t = fj__type_of[leaf_char(p, pos + 2)]))) {
-      p->hot.pos = fj__pos_after(pos + 2, t);
+      fj__step_over(&p->hot, pos + 2, t);
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
       *key_pos = pos;

@@ -109,6 +109,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */
   p->hot.clean_lo = p->hot.clean_hi = NULL; /* the old window may lie in the new buffer */
   p->hot.left = UINT64_MAX;
+  p->hot.handed = 0;
   p->u_blocks = NULL;
   p->hot.pos = p->hot.depth = 0;
   p->err = FJ_OK;
@@ -205,6 +206,7 @@ fj_error fj_parser_rewind(fj_parser *p) {
   p->hot.depth = 0;
   p->hot.cur = p->doc;
   p->hot.left = UINT64_MAX;
+  p->hot.handed = 0;
   return FJ_OK;
 }
 
