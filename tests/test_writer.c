@@ -1340,6 +1340,46 @@ static fj_error collect(void *ctx, const void *bytes, size_t len) {
  * writer goes on, or finishes again, into the emptied buffer. The writer
  * used to keep pointers into the taken memory: a second finish wrote a NUL
  * there and set len from a stale pointer (use after free, ASan). */
+/* The text functions into a fixed buffer too small for their output count
+ * on, as the writer does: `needed` is the whole output's size, which the
+ * buffer sink's output gives (fresh-user trial: minify and pretty stopped
+ * counting at the first overflow, so needed was 16382 for twitter.json's
+ * 466906 bytes). What was stored is a prefix of the output, and nothing
+ * lies past cap. */
+typedef enum { TEXT_MINIFY, TEXT_UNVALIDATED, TEXT_PRETTY } text_fn;
+
+static fj_error run_text(text_fn fn, const fj_file *doc, fj_sink sink) {
+  if (fn == TEXT_MINIFY) return fj_minify(parser(), doc->data, doc->len, sink);
+  if (fn == TEXT_UNVALIDATED) return fj_minify_unvalidated(doc->data, doc->len, sink);
+  return fj_pretty(parser(), doc->data, doc->len, NULL, sink);
+}
+
+static void test_text_into_fixed_buffers(void **state) {
+  (void)state;
+  fj_file doc;
+  assert_int_equal(fj_file_load(&doc, FJ_DATA_DIR "/corpus/twitter.json"), FJ_OK);
+  for (text_fn fn = TEXT_MINIFY; fn <= TEXT_PRETTY; fn++) {
+    fj_buffer full = {0};
+    assert_int_equal(run_text(fn, &doc, fj_sink_buffer(&full)), FJ_OK);
+    const size_t caps[] = {0, 1, 100, 16384, 20000, full.len - 1, full.len, full.len + 1};
+    for (size_t i = 0; i < sizeof caps / sizeof *caps; i++) {
+      char *mem = malloc(caps[i] + 1);
+      assert_non_null(mem);
+      mem[caps[i]] = 'Z';
+      fj_fixed_buffer fb = {mem, caps[i], 0, 0};
+      fj_error err = run_text(fn, &doc, fj_sink_fixed(&fb));
+      assert_int_equal(err, caps[i] >= full.len ? FJ_OK : FJ_ERR_BUFFER_TOO_SMALL);
+      assert_int_equal(fb.needed, full.len);
+      assert_true(fb.len <= caps[i]);
+      assert_memory_equal(mem, full.data, fb.len);
+      assert_int_equal(mem[caps[i]], 'Z');
+      free(mem);
+    }
+    fj_buffer_free(&full);
+  }
+  fj_file_free(&doc);
+}
+
 static void test_buffer_taken_between_syncs(void **state) {
   (void)state;
   fj_buffer b = {0};
@@ -1463,6 +1503,7 @@ int main(void) {
       cmocka_unit_test(test_string_tails),
       cmocka_unit_test(test_long_strings),
       cmocka_unit_test(test_sinks),
+      cmocka_unit_test(test_text_into_fixed_buffers),
       cmocka_unit_test(test_buffer_taken_between_syncs),
       cmocka_unit_test(test_random_documents),
   };

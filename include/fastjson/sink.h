@@ -77,7 +77,9 @@ typedef struct fj_fixed_buffer {
  *  A writer given this sink writes into `data` directly and never stops at
  *  an overflow: it keeps counting, so that after fj_writer_finish() returns
  *  FJ_ERR_BUFFER_TOO_SMALL, `needed` is the exact size of the whole output
- *  (plan a buffer of that size and write again). */
+ *  (plan a buffer of that size and write again). fj_minify(),
+ *  fj_minify_unvalidated() and fj_pretty() (fastjson/text.h) count on the
+ *  same way. */
 FJ_API fj_sink fj_sink_fixed(fj_fixed_buffer *fb);
 
 /** A sink writing to `stream` with fwrite() (no flush: call fflush() or

@@ -34,7 +34,9 @@ typedef struct fj_pretty_options {
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`parser` or `sink.write` NULL, or
  *          `json` NULL with `len` > 0; nothing is parsed then); any other
  *          error of fj_parser_validate() (its location is kept in the
- *          parser); the sink's error. */
+ *          parser); the sink's error. With fj_sink_fixed(), an output that
+ *          does not fit is FJ_ERR_BUFFER_TOO_SMALL at the end, and the
+ *          buffer's `needed` is the whole output's size in bytes. */
 FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_sink sink);
 
 /** Removes whitespace like fj_minify(), but without validating: for input
@@ -66,7 +68,9 @@ FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_si
  *          reported: fj_parser_validate() locates errors); FJ_ERR_INVALID_ARG
  *          (`sink.write` NULL, or `json` NULL with `len` > 0; nothing is
  *          written); the sink's error, after which nothing more is written
- *          (FJ_ERR_NOMEM from fj_sink_buffer()). */
+ *          (FJ_ERR_NOMEM from fj_sink_buffer()); with fj_sink_fixed(),
+ *          FJ_ERR_BUFFER_TOO_SMALL when the output did not fit (in place of
+ *          any other result; `needed` is then the whole output's size). */
 FJ_API fj_error fj_minify_unvalidated(const void *json, size_t len, fj_sink sink);
 
 /** fj_minify_unvalidated() into caller memory, like simdjson::minify():

@@ -85,6 +85,18 @@ fj_error fj__fixed_sink_count(void *ctx, const void *bytes, size_t len) {
 
 fj_sink fj_sink_fixed(fj_fixed_buffer *fb) { return (fj_sink){fj__fixed_sink_write, fb}; }
 
+fj_sink fj__counting_sink(fj_sink sink) {
+  if (sink.write == fj__fixed_sink_write) sink.write = fj__fixed_sink_count;
+  return sink;
+}
+
+fj_error fj__counted_result(fj_sink sink, fj_error err) {
+  const fj_fixed_buffer *fb = sink.ctx;
+  /* a chunk that did not fit was counted, not stored: needed ran ahead */
+  if (sink.write == fj__fixed_sink_write && fb->needed != fb->len) return FJ_ERR_BUFFER_TOO_SMALL;
+  return err;
+}
+
 static fj_error file_write(void *ctx, const void *bytes, size_t len) {
   return fwrite(bytes, 1, len, (FILE *)ctx) == len ? FJ_OK : FJ_ERR_IO;
 }

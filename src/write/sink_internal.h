@@ -15,6 +15,17 @@ fj_error fj__fixed_sink_write(void *ctx, const void *bytes, size_t len);
  * with the exact size). */
 fj_error fj__fixed_sink_count(void *ctx, const void *bytes, size_t len);
 
+/* For the text functions (minify, pretty), which write through a sink in
+ * pieces: a fixed sink goes on counting past an overflow, so that its
+ * `needed` ends as the whole output's size, as after a writer. The sink to
+ * write to instead of `sink`... */
+fj_sink fj__counting_sink(fj_sink sink);
+
+/* ...and, once done, the result: FJ_ERR_BUFFER_TOO_SMALL when `sink` is a
+ * fixed sink that did not take the whole output (before any other error:
+ * the caller sizes the buffer and writes again), else `err`. */
+fj_error fj__counted_result(fj_sink sink, fj_error err);
+
 /* Grows `buf` to at least `min_cap` bytes (geometrically). FJ_OK or
  * FJ_ERR_NOMEM (the buffer is then unchanged). */
 fj_error fj__buffer_reserve(fj_buffer *buf, size_t min_cap);

@@ -109,7 +109,7 @@ fj_error fj_minify(fj_parser *p, const void *json, size_t len, fj_sink sink) {
   const uint8_t *buf = p->hot.buf;
   const uint32_t *idx = p->hot.idx;
   uint32_t n = p->hot.n;
-  min_out m = {NULL, NULL, NULL, sink, FJ_OK};
+  min_out m = {NULL, NULL, NULL, fj__counting_sink(sink), FJ_OK};
   uint8_t own[FJ_MINIFY_WINDOW + 32];
   fj_buffer *gb = NULL;
   if (sink.write == fj__buffer_sink_write) {
@@ -160,7 +160,7 @@ fj_error fj_minify(fj_parser *p, const void *json, size_t len, fj_sink sink) {
     return FJ_OK;
   }
   min_flush(&m);
-  return m.err;
+  return fj__counted_result(sink, m.err);
 }
 
 /* A newline and the indentation of `depth` levels. */
@@ -186,7 +186,7 @@ fj_error fj_pretty(fj_parser *p, const void *json, size_t len, const fj_pretty_o
   if (!opt.indent) opt.indent = opt.use_tabs ? 1 : 2;
   fj_error err = fj_parser_validate(p, json, len);
   if (err) return err;
-  out_buf o = {sink, FJ_OK, 0, {0}};
+  out_buf o = {fj__counting_sink(sink), FJ_OK, 0, {0}};
   uint32_t depth = 0;
   for (uint32_t i = 0; i < p->hot.n && !o.err; i++) {
     uint8_t c = p->hot.buf[p->hot.idx[i]];
@@ -224,5 +224,5 @@ fj_error fj_pretty(fj_parser *p, const void *json, size_t len, const fj_pretty_o
   }
   put(&o, "\n", 1);
   flush(&o);
-  return o.err;
+  return fj__counted_result(sink, o.err);
 }
