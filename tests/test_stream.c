@@ -294,15 +294,41 @@ static void ndjson_basics(void **state) {
   fj_stream_free(s);
 }
 
-/* The line and column of byte `at` of `text` (1-based, columns in code
- * points from the line's start): what every document error should say. */
+/* The length of the well-formed UTF-8 sequence at s[0, n) (Unicode 15,
+ * table 3-7: each lead byte range with the range of its second byte), or 1
+ * for a byte that begins none (it counts as a column alone). */
+static size_t sequence_length(const unsigned char *s, size_t n) {
+  static const struct {
+    unsigned char lead_lo, lead_hi, second_lo, second_hi, length;
+  } forms[] = {
+      {0x00, 0x7F, 0, 0, 1},       {0xC2, 0xDF, 0x80, 0xBF, 2}, {0xE0, 0xE0, 0xA0, 0xBF, 3},
+      {0xE1, 0xEC, 0x80, 0xBF, 3}, {0xED, 0xED, 0x80, 0x9F, 3}, {0xEE, 0xEF, 0x80, 0xBF, 3},
+      {0xF0, 0xF0, 0x90, 0xBF, 4}, {0xF1, 0xF3, 0x80, 0xBF, 4}, {0xF4, 0xF4, 0x80, 0x8F, 4}};
+  for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+    if (s[0] < forms[f].lead_lo || s[0] > forms[f].lead_hi) continue;
+    size_t k = forms[f].length;
+    if (k == 1) return 1;
+    if (n < k || s[1] < forms[f].second_lo || s[1] > forms[f].second_hi) return 1;
+    for (size_t j = 2; j < k; j++)
+      if (s[j] < 0x80 || s[j] > 0xBF) return 1;
+    return k;
+  }
+  return 1;
+}
+
+/* The line and column of byte `at` of `text` (1-based, columns from the
+ * line's start: a code point of valid UTF-8 is one, and so is each byte
+ * of invalid UTF-8): what every document error should say. */
 static void line_column(const char *text, uint64_t at, uint64_t *line, uint64_t *column) {
+  const unsigned char *t = (const unsigned char *)text;
   *line = *column = 1;
-  for (uint64_t i = 0; i < at; i++) {
-    if (text[i] == '\n')
-      ++*line, *column = 1;
-    else if (((unsigned char)text[i] & 0xC0) != 0x80)
-      ++*column;
+  for (uint64_t i = 0; i < at;) {
+    if (t[i] == '\n') {
+      ++*line, *column = 1, i++;
+      continue;
+    }
+    ++*column;
+    i += sequence_length(t + i, at - i);
   }
 }
 
@@ -321,6 +347,12 @@ static void error_columns(void **state) {
       {FJ_STREAM_NDJSON, "{\"a\":1}\n    {\"a\":x}\n\t\t[1,\n \"\xc3\xa9\" [}\n", 3},
       {FJ_STREAM_CONCATENATED, "{\"a\":1}\n    {\"a\":x}\n  \"\xc3\xa9\" [1,]\n\t[1,", 3},
       {FJ_STREAM_ARRAY, "[\n  {\"a\":1},\n   {\"b\":nul},\n\t\xc3\xa9\n]", 2},
+      /* invalid UTF-8 before an error on its line: a byte, a column each
+       * (fresh-user trial: continuation bytes were skipped, and the
+       * columns after them came out short) */
+      {FJ_STREAM_ARRAY, "[\x80\x80\x80\x80, 1, tru]", 2},
+      {FJ_STREAM_ARRAY, "[\"\xe2\x82\xac\xe2\x82\xed\xa0\x80\xf0\x8f\", nul]", 2},
+      {FJ_STREAM_CONCATENATED, "\xc0\x80 tru\n\xe2\x82\xac [\xe2\x82 ] nul", 5},
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     const char *text = cases[c].text;

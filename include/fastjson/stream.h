@@ -149,7 +149,8 @@ typedef struct fj_document {
   fj_error error;
   /** Where the error is: byte offset from the start of the stream, line
    *  (1-based), and column (1-based, in code points, counted from the start
-   *  of that line). One exception: when the line began more than 256 bytes
+   *  of that line; each byte of invalid UTF-8 counts as one, as in
+   *  fj_location). One exception: when the line began more than 256 bytes
    *  before the document (after long documents on the same line, in the
    *  array and concatenated formats), the column counts from the
    *  document's first byte. */

@@ -4,6 +4,7 @@
 
 #include "ondemand/internal.h"
 #include "scan/stage1.h"
+#include "util/location.h"
 
 /* Bytes of the cursor's per-depth arrays, one allocation: the open
  * entries' serials (hot.open), then their first structurals (hot.open_at). */
@@ -210,22 +211,14 @@ fj_error fj_parser_rewind(fj_parser *p) {
   return FJ_OK;
 }
 
-/* Line (1-based, counting '\n') and column (1-based, in code points: UTF-8
- * continuation bytes do not start a column) of a byte offset. */
+/* Line and column (1-based, util/location.h) of a byte offset. */
 static void line_column(const uint8_t *buf, size_t len, size_t offset, fj_location *loc) {
-  size_t line = 1, col = 1;
+  uint64_t line = 1, col = 1;
   if (offset > len) offset = len;
-  for (size_t i = 0; i < offset; i++) {
-    if (buf[i] == '\n') {
-      line++;
-      col = 1;
-    } else if ((buf[i] & 0xC0) != 0x80) {
-      col++;
-    }
-  }
+  fj__advance_location(buf, 0, offset, &line, &col);
   loc->offset = offset;
-  loc->line = line;
-  loc->column = col;
+  loc->line = (size_t)line;
+  loc->column = (size_t)col;
 }
 
 fj_error fj_parser_last_error(const fj_parser *p, fj_location *loc) {

@@ -14,6 +14,7 @@
 
 #include "ondemand/stream_internal.h"
 #include "util/alloc.h"
+#include "util/location.h"
 
 /* ---- creating and freeing ----------------------------------------------------- */
 
@@ -108,14 +109,6 @@ uint64_t fj_stream_position(const fj_stream *s) { return s ? s->base + s->pos : 
 
 /* ---- the input ---------------------------------------------------------------- */
 
-/* Code points in d[a, b). */
-static uint64_t code_points(const uint8_t *d, size_t a, size_t b) {
-  uint64_t n = 0;
-  for (size_t i = a; i < b; i++)
-    n += (d[i] & 0xC0) != 0x80;
-  return n;
-}
-
 /* Columns are kept for errors only, so what keeps them is bounded: the
  * column of a byte is known when its line began at most COLUMN_SPAN bytes
  * before it, and then whatever the chunks were (a rule on the bytes, so a
@@ -131,10 +124,10 @@ void fj__stream_consume(fj_stream *s, size_t to) {
       i--;
     s->pos_dist = to - i;
     s->pos_column =
-        s->data[i - 1] == '\n' && s->pos_dist <= COLUMN_SPAN ? 1 + code_points(s->data, i, to) : 0;
+        s->data[i - 1] == '\n' && s->pos_dist <= COLUMN_SPAN ? 1 + fj__columns(s->data, i, to) : 0;
   } else if (s->pos_column && s->pos_dist + (to - s->pos) <= COLUMN_SPAN) {
     s->pos_dist += to - s->pos;
-    s->pos_column += code_points(s->data, s->pos, to);
+    s->pos_column += fj__columns(s->data, s->pos, to);
   } else if (to > s->pos) {
     s->pos_column = 0;
   }
@@ -200,9 +193,9 @@ static uint64_t doc_start_column(const fj_stream *s, size_t a) {
   while (i > s->pos && s->data[i - 1] != '\n')
     i--;
   if (i > s->pos) /* a line start between two documents */
-    return a - i <= COLUMN_SPAN ? 1 + code_points(s->data, i, a) : 1;
+    return a - i <= COLUMN_SPAN ? 1 + fj__columns(s->data, i, a) : 1;
   if (!s->pos_column || s->pos_dist + (a - i) > COLUMN_SPAN) return 1;
-  return s->pos_column + code_points(s->data, i, a);
+  return s->pos_column + fj__columns(s->data, i, a);
 }
 
 /* Fills in the error's stream offset, line and column (columns in code
@@ -216,14 +209,7 @@ fj_error fj__stream_doc_error(const fj_stream *s, fj_document *doc, fj_error err
   if (!doc->data) return err;
   const uint8_t *d = (const uint8_t *)doc->data;
   if (rel > doc->len) rel = doc->len;
-  for (size_t i = 0; i < rel; i++) {
-    if (d[i] == '\n') {
-      doc->error_line++;
-      doc->error_column = 1;
-    } else if ((d[i] & 0xC0) != 0x80) {
-      doc->error_column++;
-    }
-  }
+  fj__advance_location(d, 0, rel, &doc->error_line, &doc->error_column);
   return err;
 }
 
