@@ -339,7 +339,18 @@ class Cli(unittest.TestCase):
     def test_usage_errors_and_help(self):
         self.assertEqual(run().returncode, 2)
         self.assertEqual(run("frobnicate").returncode, 2)
-        self.assertEqual(run("validate", "/nonexistent/file.json").returncode, 3)
+        # input that cannot be read is exit 3, and the message names the
+        # error code as every other error does (fresh-user trial)
+        r = run("validate", "/nonexistent/file.json")
+        self.assertEqual(r.returncode, 3)
+        self.assertIn(b"/nonexistent/file.json: cannot read: ", r.stderr)
+        self.assertIn(b"(FJ_ERR_IO)", r.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            for args in (("validate", d), ("validate", "--ndjson", d), ("minify", d)):
+                r = run(*args)
+                self.assertEqual(r.returncode, 3, args)
+                self.assertIn(b"cannot read: ", r.stderr, args)
+                self.assertIn(b"(FJ_ERR_", r.stderr, args)
         for cmd in ("validate", "minify", "pretty", "get", "stats"):
             r = run(cmd, "--help")
             self.assertEqual(r.returncode, 0)
@@ -393,6 +404,8 @@ class Cli(unittest.TestCase):
             with open("/dev/full", "wb") as full:
                 r = subprocess.run([FASTJSON, "--help"], stdout=full, stderr=subprocess.PIPE)
             self.assertEqual(r.returncode, 3)
+            self.assertIn(b"fastjson: cannot write output: ", r.stderr)
+            self.assertIn(b"(FJ_ERR_IO)", r.stderr)
 
     def test_out_of_memory(self):
         # running out of memory is exit 3 with no location (it says nothing

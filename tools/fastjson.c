@@ -166,12 +166,19 @@ static int count_option(int argc, char **argv, int *i, const char *name, const c
   return 0;
 }
 
+/* Input or output that failed: "WHAT: VERB: MESSAGE (FJ_ERR_NAME)" on
+ * standard error, exit 3. FJ_ERR_IO says what errno says; call it before
+ * anything else can change errno. */
+static int io_failed(const char *what, const char *verb, fj_error err) {
+  const char *msg = err == FJ_ERR_IO ? strerror(errno) : fj_error_message(err);
+  fprintf(stderr, "%s: %s: %s (%s)\n", what, verb, msg, fj_error_name(err));
+  return EXIT_IO;
+}
+
 static int load(const char *path, fj_file *f) {
   fj_error err = strcmp(path, "-") == 0 ? fj_file_load_fd(f, 0) : fj_file_load(f, path);
   if (err == FJ_OK) return 0;
-  fprintf(stderr, "%s: cannot read: %s\n", path,
-          err == FJ_ERR_IO ? strerror(errno) : fj_error_message(err));
-  return EXIT_IO;
+  return io_failed(path, "cannot read", err);
 }
 
 /* The nesting limit in force (--max-depth), up to the library's: no
@@ -230,15 +237,9 @@ static fj_error write_stdout(void *ctx, const void *bytes, size_t len) {
 }
 
 static int finish_output(fj_error err, fj_parser *p) {
-  if (err == FJ_ERR_IO) {
-    fprintf(stderr, "fastjson: cannot write output: %s\n", strerror(errno));
-    return EXIT_IO;
-  }
+  if (err == FJ_ERR_IO) return io_failed("fastjson", "cannot write output", err);
   if (err) return report(p, err);
-  if (fflush(stdout) != 0) {
-    fprintf(stderr, "fastjson: cannot write output: %s\n", strerror(errno));
-    return EXIT_IO;
-  }
+  if (fflush(stdout) != 0) return io_failed("fastjson", "cannot write output", FJ_ERR_IO);
   return 0;
 }
 
@@ -351,10 +352,7 @@ static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *to
   if (strcmp(path, "-") == 0) {
     err = fj_stream_new_fd(s, 0, &o);
   } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-    if ((*fd = open(path, O_RDONLY)) < 0) {
-      fprintf(stderr, "%s: cannot read: %s\n", path, strerror(errno));
-      return EXIT_IO;
-    }
+    if ((*fd = open(path, O_RDONLY)) < 0) return io_failed(path, "cannot read", FJ_ERR_IO);
     err = fj_stream_new_fd(s, *fd, &o);
   } else {
     int rc = load(path, f);
@@ -423,11 +421,7 @@ static int run_ndjson(const char *path, ndjson_run *r, fj_error (*visit)(fj_valu
   fj_stream_free(s);
   fj_file_free(&f);
   if (fd >= 0) close(fd);
-  if (r->fatal) {
-    fprintf(stderr, "%s: cannot read: %s\n", path,
-            r->fatal == FJ_ERR_IO ? strerror(errno) : fj_error_message(r->fatal));
-    return EXIT_IO;
-  }
+  if (r->fatal) return io_failed(path, "cannot read", r->fatal);
   return r->bad ? EXIT_INVALID : 0;
 }
 
@@ -778,10 +772,8 @@ static int list_kernels(void) {
 
 /* Flushes standard output: exit 3 if it could not be written. */
 static int stdout_status(void) {
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "fastjson: cannot write output: %s\n", strerror(errno));
-    return EXIT_IO;
-  }
+  if (fflush(stdout) != 0 || ferror(stdout))
+    return io_failed("fastjson", "cannot write output", FJ_ERR_IO);
   return 0;
 }
 
