@@ -399,6 +399,7 @@ FJ_API fj_error fj_decode_bad_enum(fj_decoder *d, const fj_value *v, const char 
 
 /** The hash of a key's bytes that fj_decode_record.slots is built with (the
  *  generator computes the table with this same function). */
+FJ__INLINE_CODE_BEGIN
 static inline uint32_t fj_decode_key_hash(const char *k, size_t n) {
   uint32_t h = (uint32_t)n * 0x9E3779B1u;
   if (n)
@@ -407,6 +408,7 @@ static inline uint32_t fj_decode_key_hash(const char *k, size_t n) {
          (uint32_t)(unsigned char)k[n / 2] * 0x27D4EB2Fu;
   return h ^ (h >> 15);
 }
+FJ__INLINE_CODE_END
 
 /** What a record's member holds. The library reads (fj_decode_record_value()),
  *  and compares (fj_decode_record_equal()) every kind but FJ_MEMBER_CUSTOM

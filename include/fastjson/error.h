@@ -20,6 +20,36 @@ extern "C" {
 #define FJ_API
 #endif
 
+/* Around the headers' inline code (not API): it is compiled in the
+ * caller's files, so that a warning the caller's flags raise about it (C89
+ * style in C; casts and 0 as a null pointer in C++) would not be the
+ * caller's to fix. The code is C11 and C++11 as it stands. */
+/* clang-format off */
+/* (_Pragma takes one string literal: it must not be split) */
+#if defined(__GNUC__) && !defined(__cplusplus)
+#define FJ__INLINE_CODE_BEGIN \
+  _Pragma("GCC diagnostic push") \
+  _Pragma("GCC diagnostic ignored \"-Wdeclaration-after-statement\"")
+#elif defined(__clang__)
+#define FJ__INLINE_CODE_BEGIN \
+  _Pragma("GCC diagnostic push") \
+  _Pragma("GCC diagnostic ignored \"-Wold-style-cast\"") \
+  _Pragma("GCC diagnostic ignored \"-Wzero-as-null-pointer-constant\"")
+#elif defined(__GNUC__)
+#define FJ__INLINE_CODE_BEGIN \
+  _Pragma("GCC diagnostic push") \
+  _Pragma("GCC diagnostic ignored \"-Wold-style-cast\"") \
+  _Pragma("GCC diagnostic ignored \"-Wzero-as-null-pointer-constant\"") \
+  _Pragma("GCC diagnostic ignored \"-Wuseless-cast\"")
+#endif
+#if defined(__GNUC__)
+#define FJ__INLINE_CODE_END _Pragma("GCC diagnostic pop")
+#else
+#define FJ__INLINE_CODE_BEGIN
+#define FJ__INLINE_CODE_END
+#endif
+/* clang-format on */
+
 /* X(code, message) */
 #define FJ_ERROR_LIST(X)                                                                           \
   X(FJ_OK, "success")                                                                              \

@@ -269,7 +269,9 @@ FJ_API fj_error fj_value_get_type(const fj_value *v, fj_type *out);
  *  check, no error. It touches no document memory, so it is defined even for
  *  a stale handle; reading the value is what reports misuse. A zeroed handle
  *  gives FJ_TYPE_NULL. */
+FJ__INLINE_CODE_BEGIN
 static inline fj_type fj_value_type(const fj_value *v) { return (fj_type)(v->meta >> 24); }
+FJ__INLINE_CODE_END
 
 /** Reads an integer in [-2^63, 2^63). `1.0` and `1e2` are not integers here
  *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.
@@ -529,12 +531,8 @@ FJ_API fj_error fj_value_at_pointer(const fj_value *v, const char *ptr, fj_value
  * function's address, or writing its name in parentheses, gets the exported
  * function. Define FJ_NO_INLINE before including this header to get only the
  * exported functions.
- * The inline code is C11 and C++11; it is compiled in the caller's files, so
- * a C89-style warning there about it would not be the caller's to fix. */
-#if defined(__GNUC__) && !defined(__cplusplus)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeclaration-after-statement"
-#endif
+ * The inline code is C11 and C++11 (FJ__INLINE_CODE_BEGIN: fastjson/error.h). */
+FJ__INLINE_CODE_BEGIN
 
 /* The fj_type of a value by its first byte, plus one (0: no value starts so). */
 FJ_API extern const uint8_t fj__type_of[256];
@@ -1227,9 +1225,7 @@ static inline fj_error fj__value_is_null_inline(const fj_value *v, bool *out) {
 #define fj_value_is_null(v, out) fj__value_is_null_inline(v, out)
 #endif
 
-#if defined(__GNUC__) && !defined(__cplusplus)
-#pragma GCC diagnostic pop
-#endif
+FJ__INLINE_CODE_END
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,8 @@
 extern "C" {
 #endif
 
+FJ__INLINE_CODE_BEGIN
+
 /* Where the document stands (fj__writer_hot.state). The numbers let the
  * paths go without a table: a comma is due before a value exactly in the
  * odd states among those below FJ__WST_OBJ_KEY_NEXT, and the state after a
@@ -339,6 +341,8 @@ static inline fj_error fj__writer_double_inline(fj_writer *w, double v) {
 #define fj_writer_stringn(w, s, len) fj__writer_stringn_inline(w, s, len)
 #define fj_writer_string(w, s) fj__writer_string_inline(w, s)
 #endif
+
+FJ__INLINE_CODE_END
 
 #ifdef __cplusplus
 }
