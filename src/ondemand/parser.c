@@ -214,8 +214,9 @@ fj_error fj_parser_rewind(fj_parser *p) {
 /* Line and column (1-based, util/location.h) of a byte offset. */
 static void line_column(const uint8_t *buf, size_t len, size_t offset, fj_location *loc) {
   uint64_t line = 1, col = 1;
+  fj__column_state st = fj__column_start();
   if (offset > len) offset = len;
-  fj__advance_location(buf, 0, offset, &line, &col);
+  fj__advance_location(buf, 0, offset, &line, &col, &st);
   loc->offset = offset;
   loc->line = (size_t)line;
   loc->column = (size_t)col;

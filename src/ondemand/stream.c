@@ -14,7 +14,6 @@
 
 #include "ondemand/stream_internal.h"
 #include "util/alloc.h"
-#include "util/location.h"
 
 /* ---- creating and freeing ----------------------------------------------------- */
 
@@ -49,6 +48,7 @@ static fj_error stream_new(fj_stream **out, const fj_stream_options *o, bool chu
   s->line = 1;
   s->pos_column = 1;
   s->pos_dist = 0;
+  s->pos_cstate = fj__column_start();
   s->fd = -1;
   s->parser = o ? o->use_parser : NULL;
   s->owns_parser = !s->parser;
@@ -123,11 +123,12 @@ void fj__stream_consume(fj_stream *s, size_t to) {
     while (to - i <= COLUMN_SPAN && s->data[i - 1] != '\n')
       i--;
     s->pos_dist = to - i;
-    s->pos_column =
-        s->data[i - 1] == '\n' && s->pos_dist <= COLUMN_SPAN ? 1 + fj__columns(s->data, i, to) : 0;
+    s->pos_column = s->data[i - 1] == '\n' && s->pos_dist <= COLUMN_SPAN;
+    s->pos_cstate = fj__column_start();
+    if (s->pos_column) fj__advance_columns(s->data, i, to, &s->pos_column, &s->pos_cstate);
   } else if (s->pos_column && s->pos_dist + (to - s->pos) <= COLUMN_SPAN) {
     s->pos_dist += to - s->pos;
-    s->pos_column += fj__columns(s->data, s->pos, to);
+    fj__advance_columns(s->data, s->pos, to, &s->pos_column, &s->pos_cstate);
   } else if (to > s->pos) {
     s->pos_column = 0;
   }
@@ -182,20 +183,27 @@ static fj_error refill(fj_stream *s) {
 
 static void clear_doc(fj_document *doc) { memset(doc, 0, sizeof *doc); }
 
-/* The column (1-based, in code points) of data[a], the first byte of a
- * document, for its errors: from the last '\n' before it if that is after
- * data[pos], else from data[pos]'s column. 1 when its line began more than
- * COLUMN_SPAN bytes before it (long documents on one line, in the array
- * and concatenated formats): columns then count from the document. Reads the bytes between two
+/* The column (1-based, util/location.h) of data[a], the first byte of a
+ * document, for its errors, into s->doc_column and s->doc_cstate: from the
+ * last '\n' before it if that is after data[pos], else from data[pos]'s
+ * column. 1 when its line began more than COLUMN_SPAN bytes before it
+ * (long documents on one line, in the array and concatenated formats):
+ * columns then count from the document. Reads the bytes between two
  * documents (whitespace, separators). */
-static uint64_t doc_start_column(const fj_stream *s, size_t a) {
+static void doc_start_column(fj_stream *s, size_t a) {
   size_t i = a;
   while (i > s->pos && s->data[i - 1] != '\n')
     i--;
-  if (i > s->pos) /* a line start between two documents */
-    return a - i <= COLUMN_SPAN ? 1 + fj__columns(s->data, i, a) : 1;
-  if (!s->pos_column || s->pos_dist + (a - i) > COLUMN_SPAN) return 1;
-  return s->pos_column + fj__columns(s->data, i, a);
+  s->doc_column = 1;
+  s->doc_cstate = fj__column_start();
+  if (i > s->pos) { /* a line start between two documents */
+    if (a - i <= COLUMN_SPAN) fj__advance_columns(s->data, i, a, &s->doc_column, &s->doc_cstate);
+    return;
+  }
+  if (!s->pos_column || s->pos_dist + (a - i) > COLUMN_SPAN) return;
+  s->doc_column = s->pos_column;
+  s->doc_cstate = s->pos_cstate;
+  fj__advance_columns(s->data, i, a, &s->doc_column, &s->doc_cstate);
 }
 
 /* Fills in the error's stream offset, line and column (columns in code
@@ -209,7 +217,8 @@ fj_error fj__stream_doc_error(const fj_stream *s, fj_document *doc, fj_error err
   if (!doc->data) return err;
   const uint8_t *d = (const uint8_t *)doc->data;
   if (rel > doc->len) rel = doc->len;
-  fj__advance_location(d, 0, rel, &doc->error_line, &doc->error_column);
+  fj__column_state st = s->doc_cstate;
+  fj__advance_location(d, 0, rel, &doc->error_line, &doc->error_column, &st);
   return err;
 }
 
@@ -219,7 +228,7 @@ fj_error fj__stream_fatal(fj_stream *s, fj_error err, size_t at, fj_document *do
   doc->index = s->index;
   doc->offset = s->base + at;
   doc->line = s->line + fj__count_newlines(s->data, s->pos, at > s->pos ? at : s->pos);
-  s->doc_column = doc_start_column(s, at > s->pos ? at : s->pos);
+  doc_start_column(s, at > s->pos ? at : s->pos);
   return fj__stream_doc_error(s, doc, err, 0);
 }
 
@@ -227,7 +236,7 @@ fj_error fj__stream_oversized(fj_stream *s, size_t a, fj_document *doc) {
   clear_doc(doc);
   doc->index = s->index++;
   doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
-  s->doc_column = doc_start_column(s, a);
+  doc_start_column(s, a);
   doc->offset = s->base + a;
   s->skipping = true;
   return fj__stream_doc_error(s, doc, FJ_ERR_DOCUMENT_TOO_LARGE, 0);
@@ -319,7 +328,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   doc->index = s->index++;
   doc->offset = s->base + a;
   doc->line = s->line + fj__count_newlines(s->data, s->pos, a);
-  s->doc_column = doc_start_column(s, a);
+  doc_start_column(s, a);
   doc->data = (const char *)s->data + a;
   doc->len = b - a;
   uint32_t taken = s->taken;
@@ -441,6 +450,7 @@ static void consume_record(fj_stream *s, size_t next, bool terminated) {
   s->line += terminated;
   s->pos_column = terminated;
   s->pos_dist = 0;
+  s->pos_cstate = fj__column_start();
   s->pos = next;
 }
 

@@ -12,6 +12,7 @@
 
 #include "fastjson/stream.h"
 #include "ondemand/internal.h"
+#include "util/location.h"
 
 /* ---- finding where a value ends, resumable across chunks (stream_scan.c) -- */
 
@@ -97,9 +98,12 @@ struct fj_stream {
   uint64_t pos_column; /* column of data[pos] (1-based, code points); 0 if not known */
   uint64_t pos_dist;   /* bytes from the start of data[pos]'s line (if pos_column) */
   uint64_t doc_column; /* column of the document delivered last (doc_start_column()) */
-  size_t scanned;      /* the search for a document end resumes here */
-  bool skipping;       /* discarding the rest of an oversized document */
-  bool finished;       /* FJ_END from now on */
+  /* the UTF-8 sequence in progress at data[pos] and at that document's
+   * start (util/location.h), so that columns do not depend on the chunks */
+  fj__column_state pos_cstate, doc_cstate;
+  size_t scanned; /* the search for a document end resumes here */
+  bool skipping;  /* discarding the rest of an oversized document */
+  bool finished;  /* FJ_END from now on */
   fj__vscan vs;
 
   /* the current stage-1 batch (NDJSON, JSON text sequences) */

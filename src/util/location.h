@@ -3,7 +3,14 @@
  * byte that is not part of a valid sequence (a lone continuation byte, a
  * cut-off or overlong sequence, a surrogate), so that invalid input moves
  * the column on as a byte-oriented editor would and valid input as a
- * character-oriented one. The parser's errors and the stream's use it. */
+ * character-oriented one. The parser's errors and the stream's use it.
+ *
+ * Bytes go through a state machine one at a time (fj__column_state), so
+ * that a stream can count a line in pieces cut anywhere and get what one
+ * pass gets: a sequence's first byte takes a column at once; its
+ * continuation bytes take theirs only if the sequence breaks off (they are
+ * kept pending until then). A column asked for inside an unfinished
+ * sequence counts it as one character. */
 #ifndef FJ_UTIL_LOCATION_H
 #define FJ_UTIL_LOCATION_H
 
@@ -12,42 +19,54 @@
 
 #include "scan/utf8_scalar.h"
 
-/* The length of the valid UTF-8 sequence that starts at d[i] and ends
- * before d[end] (1 for ASCII), or 1 when none does: the byte then counts
- * alone (RFC 3629 section 4, as the validators decide it). */
-static inline size_t fj__column_bytes(const uint8_t *d, size_t i, size_t end) {
-  if (d[i] < 0x80) return 1;
-  fj__utf8_dfa s = {0, 0, 0};
-  size_t k = i;
-  do {
-    if (!fj__utf8_step(&s, d[k])) return 1;
-    k++;
-  } while (s.need && k < end);
-  return s.need ? 1 : k - i;
+typedef struct fj__column_state {
+  fj__utf8_dfa dfa; /* the sequence in progress (need 0: none) */
+  uint8_t pending;  /* its continuation bytes so far */
+} fj__column_state;
+
+/* A state at a line's start, or wherever counting starts afresh. */
+static inline fj__column_state fj__column_start(void) {
+  fj__column_state st = {{0, 0, 0}, 0};
+  return st;
 }
 
-/* Moves (*line, *column) over the bytes d[a, b). A valid sequence that
- * begins before b and ends after it counts as bytes: callers pass ranges
- * that end at a structural or a line end, where none can. */
+/* Moves *column over byte c (not LF). */
+static inline void fj__column_byte(fj__column_state *st, uint8_t c, uint64_t *column) {
+  if (st->dfa.need) {
+    if (c >= st->dfa.lo && c <= st->dfa.hi) { /* continues the sequence */
+      st->dfa.need--;
+      st->dfa.lo = 0x80;
+      st->dfa.hi = 0xBF;
+      st->pending = st->dfa.need ? (uint8_t)(st->pending + 1) : 0;
+      return;
+    }
+    *column += st->pending; /* broken off: its bytes were each invalid */
+    st->pending = 0;
+    st->dfa.need = 0;
+  }
+  ++*column;
+  if (c >= 0x80 && !fj__utf8_step(&st->dfa, c)) st->dfa.need = 0; /* a byte alone */
+}
+
+/* Moves (*line, *column, *st) over the bytes d[a, b). */
 static inline void fj__advance_location(const uint8_t *d, size_t a, size_t b, uint64_t *line,
-                                        uint64_t *column) {
-  for (size_t i = a; i < b;) {
+                                        uint64_t *column, fj__column_state *st) {
+  for (size_t i = a; i < b; i++) {
     if (d[i] == '\n') {
       ++*line;
       *column = 1;
-      i++;
+      *st = fj__column_start();
     } else {
-      ++*column;
-      i += fj__column_bytes(d, i, b);
+      fj__column_byte(st, d[i], column);
     }
   }
 }
 
-/* The columns the bytes d[a, b), which hold no LF, take. */
-static inline uint64_t fj__columns(const uint8_t *d, size_t a, size_t b) {
-  uint64_t line = 1, column = 0;
-  fj__advance_location(d, a, b, &line, &column);
-  return column;
+/* Moves (*column, *st) over the bytes d[a, b), which hold no LF. */
+static inline void fj__advance_columns(const uint8_t *d, size_t a, size_t b, uint64_t *column,
+                                       fj__column_state *st) {
+  for (size_t i = a; i < b; i++)
+    fj__column_byte(st, d[i], column);
 }
 
 #endif
