@@ -406,6 +406,16 @@ class Cli(unittest.TestCase):
             self.assertEqual(r.returncode, 3)
             self.assertIn(b"fastjson: cannot write output: ", r.stderr)
             self.assertIn(b"(FJ_ERR_IO)", r.stderr)
+            # a command's help too (fresh-user trial: it always exited 0)
+            with open("/dev/full", "wb") as full:
+                r = subprocess.run([FASTJSON, "validate", "--help"], stdout=full,
+                                   stderr=subprocess.PIPE)
+            self.assertEqual(r.returncode, 3)
+        # help for a command that does not exist is a usage error, as the
+        # command itself is
+        r = run("nosuchcmd", "--help")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"unknown command: nosuchcmd", r.stderr)
 
     def test_out_of_memory(self):
         # running out of memory is exit 3 with no location (it says nothing

@@ -108,9 +108,14 @@ static const char *const command_help[][2] = {
 
 static const char *prog_file; /* the file being processed, for messages */
 
-static void print_help(const char *cmd) {
+/* COMMAND --help: its help on standard output; false for an unknown COMMAND. */
+static bool print_help(const char *cmd) {
   for (size_t i = 0; i < sizeof command_help / sizeof command_help[0]; i++)
-    if (strcmp(command_help[i][0], cmd) == 0) fputs(command_help[i][1], stdout);
+    if (strcmp(command_help[i][0], cmd) == 0) {
+      fputs(command_help[i][1], stdout);
+      return true;
+    }
+  return false;
 }
 
 /* Colour for messages on standard error: only on a terminal, and never with
@@ -839,10 +844,8 @@ int main(int argc, char **argv) {
   if (i >= argc) return usage_error("missing COMMAND", NULL);
   const char *cmd = argv[i++];
   for (int k = i; k < argc; k++)
-    if (strcmp(argv[k], "--help") == 0) {
-      print_help(cmd);
-      return 0;
-    }
+    if (strcmp(argv[k], "--help") == 0)
+      return print_help(cmd) ? stdout_status() : usage_error("unknown command", cmd);
   fj_parser *p;
   if (fj_parser_new(&p, &(fj_parser_options){.max_depth = max_depth}) != FJ_OK) {
     fputs("fastjson: out of memory\n", stderr);
