@@ -1757,26 +1757,30 @@ static int run_cmd(const char *cmd, char *out, size_t cap) {
 }
 
 /* Runs fastjson-gen on `schema`; returns its exit status and its stderr in buf. */
-static int generate(const char *schema, char *buf, size_t cap) {
+static int generate_as(const char *schema, const char *name, char *buf, size_t cap) {
   char in[128], cmd[512];
   snprintf(in, sizeof in, "%s/schema.json", g_dir);
   FILE *f = fopen(in, "wb");
   assert_non_null(f);
   fputs(schema, f);
   fclose(f);
-  snprintf(cmd, sizeof cmd, "%s %s %s/gen_out 2>&1", FJ_GEN, in, g_dir);
+  snprintf(cmd, sizeof cmd, "%s %s %s/%s 2>&1", FJ_GEN, in, g_dir, name);
   return run_cmd(cmd, buf, cap);
 }
 
-/* Whether the generated header alone compiles with compiler `cc` and
- * `flags` (warnings are errors) as language `lang` ("c" or "c++"); the
- * compiler's messages in out. */
+static int generate(const char *schema, char *buf, size_t cap) {
+  return generate_as(schema, "gen_out", buf, cap);
+}
+
+/* Whether the generated header alone, and a main() after it, compiles with
+ * compiler `cc` and `flags` (warnings are errors) as language `lang` ("c"
+ * or "c++"); the compiler's messages in out. */
 static bool header_compiles(const char *cc, const char *flags, const char *lang, char *out,
                             size_t cap) {
   char cmd[1024];
   snprintf(cmd, sizeof cmd,
-           "echo '#include \"gen_out.h\"' | %s %s -Werror -fsyntax-only -I%s/include -I%s -x %s - "
-           "2>&1",
+           "printf '#include \"gen_out.h\"\\nint main(void) { return 0; }\\n' | %s %s -Werror "
+           "-fsyntax-only -I%s/include -I%s -x %s - 2>&1",
            cc, flags, FJ_SOURCE_DIR, g_dir, lang);
   return run_cmd(cmd, out, cap) == 0;
 }
@@ -1866,6 +1870,20 @@ static void test_generated_names_compile(void **state) {
       "\"a\": {\"title\": \"aa\", \"type\": \"object\", \"properties\": {\"v\": {\"type\": "
       "\"integer\"}}}, \"b\": {\"title\": \"aa_value\", \"type\": \"object\", \"properties\": "
       "{\"w\": {\"type\": \"string\"}}}}}",
+      /* definitions named as another type's containers (Item_array,
+       * Item_map, Item_array_array: the structs were declared twice), and
+       * one named main, which a caller's main() would clash with
+       * (fresh-user trial) */
+      "{\"title\": \"Doc\", \"type\": \"object\", \"properties\": {\"items\": {\"type\": "
+      "\"array\", \"items\": {\"$ref\": \"#/$defs/Item\"}}, \"m\": {\"type\": \"object\", "
+      "\"additionalProperties\": {\"$ref\": \"#/$defs/Item\"}}, \"aa\": {\"type\": \"array\", "
+      "\"items\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/Item\"}}}, \"o\": "
+      "{\"$ref\": \"#/$defs/Item_array\"}, \"p\": {\"$ref\": \"#/$defs/Item_map\"}, \"q\": "
+      "{\"$ref\": \"#/$defs/Item_array_array\"}, \"r\": {\"$ref\": \"#/$defs/main\"}}, "
+      "\"$defs\": {\"Item\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": "
+      "\"integer\"}}}, \"Item_array\": {\"type\": \"object\", \"properties\": {\"y\": "
+      "{\"type\": \"integer\"}}}, \"Item_map\": {\"type\": \"object\"}, \"Item_array_array\": "
+      "{\"type\": \"object\"}, \"main\": {\"type\": \"object\"}}}",
       /* C++'s keywords, as members and types (the header is also C++) */
       "{\"type\": \"object\", \"properties\": {\"class\": {\"type\": \"string\"}, \"new\": "
       "{\"type\": \"integer\"}, \"this\": {\"title\": \"template\", \"type\": \"object\", "
@@ -1931,6 +1949,28 @@ static void test_generated_names_compile(void **state) {
       fail_msg("%s: the header is no C++:\n%s", schemas[i], out);
 #endif
   }
+}
+
+/* Two generated headers in one file: the containers of primitives they
+ * share (fj_double_array, and fj_double_array_array, which was declared by
+ * both: fresh-user trial) are guarded. */
+static void test_two_generated_headers(void **state) {
+  (void)state;
+  static const char *const containers =
+      "\"type\": \"object\", \"properties\": {\"m\": {\"type\": \"array\", \"items\": "
+      "{\"type\": \"array\", \"items\": {\"type\": \"number\"}}}, \"s\": {\"type\": "
+      "\"object\", \"additionalProperties\": {\"type\": \"array\", \"items\": {\"type\": "
+      "\"string\"}}}}}";
+  char schema[1024], out[4096], cmd[1024];
+  snprintf(schema, sizeof schema, "{\"title\": \"Alpha\", %s", containers);
+  if (generate_as(schema, "gen_alpha", out, sizeof out)) fail_msg("%s: %s", schema, out);
+  snprintf(schema, sizeof schema, "{\"title\": \"Beta\", %s", containers);
+  if (generate_as(schema, "gen_beta", out, sizeof out)) fail_msg("%s: %s", schema, out);
+  snprintf(cmd, sizeof cmd,
+           "printf '#include \"gen_alpha.h\"\\n#include \"gen_beta.h\"\\nAlpha a; Beta b;\\n' | "
+           "%s -std=c11 -Wall -Wextra -Werror -fsyntax-only -I%s/include -I%s -x c - 2>&1",
+           FJ_CC, FJ_SOURCE_DIR, g_dir);
+  if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("two generated headers clash:\n%s", out);
 }
 
 static void test_generator_errors(void **state) {
@@ -2033,6 +2073,7 @@ int main(void) {
       cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),
+      cmocka_unit_test(test_two_generated_headers),
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_descriptors_match_generated),
       cmocka_unit_test(test_descriptors_name_len),

@@ -430,9 +430,9 @@ static const char *const reserved_type_names[] = {
  * parameters and locals, its static helpers, and what it calls from
  * <string.h>. */
 static const char *const generated_names[] = {
-    "in",         "out",    "to",     "doc",    "key",    "val",    "it",
-    "parser",     "json",   "len",    "arena",  "flags",  "err",    "str_equal",
-    "read_const", "memcmp", "memchr", "memcpy", "memset", "strlen", "strcmp"};
+    "main",   "in",     "out",    "to",     "doc",    "key",   "val",       "it",
+    "parser", "json",   "len",    "arena",  "flags",  "err",   "str_equal", "read_const",
+    "memcmp", "memchr", "memcpy", "memset", "strlen", "strcmp"};
 
 /* Whether `name` starts as no type name may: the library's prefixes, its
  * element types' helpers (write_fj_string_array_rest), and '_', which C
@@ -450,16 +450,33 @@ static bool with_suffix(const char *a, const char *b, const char *suffix) {
   return !strncmp(a, b, n) && !strcmp(b + n, suffix);
 }
 
+/* Whether b is a with one or more "_array" and "_map" after it: the name of
+ * a container of a's type (T_array, T_map_array). */
+static bool with_container_suffixes(const char *a, const char *b) {
+  size_t n = strlen(a);
+  if (strncmp(a, b, n) || !b[n]) return false;
+  for (const char *r = b + n; *r;) {
+    if (!strncmp(r, "_array", 6))
+      r += 6;
+    else if (!strncmp(r, "_map", 4))
+      r += 4;
+    else
+      return false;
+  }
+  return true;
+}
+
 /* Whether type names a and b would make one generated name: equal, or one
  * is the other with "_value" after it (fj_read_T_value reads a T from a
- * cursor, fj_read_U reads a U = T_value from bytes) or "_kind" (a union T's
- * enum T_kind). */
+ * cursor, fj_read_U reads a U = T_value from bytes), "_kind" (a union T's
+ * enum T_kind), or container suffixes (T's arrays and maps are T_array,
+ * T_map, T_array_array, ...). */
 static bool names_meet(const char *a, const char *b) {
   static const char *const suffixes[] = {"_value", "_kind"};
   if (!strcmp(a, b)) return true;
   for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
     if (with_suffix(a, b, suffixes[i]) || with_suffix(b, a, suffixes[i])) return true;
-  return false;
+  return with_container_suffixes(a, b) || with_container_suffixes(b, a);
 }
 
 /* Whether a type may not take `name`: another type has it, or a name it
@@ -523,6 +540,20 @@ static bool emitted(const type *t) {
 
 static bool is_scalar(const type *t) { return t->kind >= T_BOOL && t->kind <= T_ENUM; }
 static bool has_rest(const type *t);
+
+/* Whether an array or map type's name is the same in every generated
+ * header (fj_double_array, fj_string_map_array): its elements are
+ * primitives, or containers of them. Its struct is then guarded, so that
+ * two generated headers can be included together. */
+static bool shared_container(const type *t) {
+  /* down the elements; a container that holds itself (an array of arrays
+   * to any depth) has no primitive at the bottom */
+  for (size_t steps = 0; steps <= g_ntypes && (t->kind == T_ARRAY || t->kind == T_MAP); steps++) {
+    t = t->elem;
+    if (is_scalar(t)) return t->kind != T_ENUM;
+  }
+  return false;
+}
 
 /* The part of a container's name that names its element. */
 static const char *elem_base(const type *t) {
@@ -1202,7 +1233,7 @@ static void emit_header(sbuf *h, const char *guard) {
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     if (t->kind != T_ARRAY && t->kind != T_MAP) continue;
-    bool shared = is_scalar(t->elem) && t->elem->kind != T_ENUM;
+    bool shared = shared_container(t);
     if (shared) out(h, "#ifndef FJ_GEN_%s\n#define FJ_GEN_%s\n", t->name, t->name);
     if (t->kind == T_ARRAY)
       out(h, "struct %s {\n  %s *items;\n  size_t count;\n};\n", t->name, c_type(t->elem));
