@@ -1446,9 +1446,9 @@ static void emit_container_reader(sbuf *c, const type *t) {
   out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
       t->name);
   if (t->kind == T_ARRAY) {
-    out(c, "  fj_array a;\n  fj_error e = fj_decode_array(d, v, &a);\n  if (e) return e;\n");
     /* elements are appended to a growing block: no counting pass over the array */
-    out(c, "  void *items = NULL, *p;\n  size_t cap = 0;\n  fj_value elem;\n");
+    out(c, "  fj_array a;\n  void *items = NULL, *p;\n  size_t cap = 0;\n  fj_value elem;\n");
+    out(c, "  fj_error e = fj_decode_array(d, v, &a);\n  if (e) return e;\n");
     out(c, "  out->items = NULL;\n  out->count = 0;\n");
     out(c, "  while ((e = fj_decode_next(d, &a, &elem)) == FJ_OK) {\n");
     out(c,
@@ -1460,15 +1460,15 @@ static void emit_container_reader(sbuf *c, const type *t) {
     out(c, "    if (e) return fj_decode_path_index(d, out->count - 1, e);\n  }\n");
     out(c, "  return e == FJ_END ? FJ_OK : e;\n}\n\n");
   } else {
-    out(c, "  fj_object o;\n  fj_error e = fj_decode_object(d, v, &o, \"object\");\n");
-    out(c, "  if (e) return e;\n  void *values;\n");
+    out(c, "  fj_object o;\n  void *values;\n  fj_value key, val;\n  size_t total;\n");
+    out(c, "  fj_decode_keyset ks = {NULL, 0, 0};\n");
+    out(c, "  fj_error e = fj_decode_object(d, v, &o, \"object\");\n  if (e) return e;\n");
     out(c,
         "  if ((e = fj_decode_map_alloc(d, &o, sizeof(%s), &out->keys, &values, &out->count)))\n"
         "    return e;\n",
         et);
     /* duplicate keys follow the decode flags: an error, or the last wins */
-    out(c, "  out->values = values;\n  fj_value key, val;\n");
-    out(c, "  size_t total = out->count;\n  fj_decode_keyset ks = {NULL, 0, 0};\n");
+    out(c, "  out->values = values;\n  total = out->count;\n");
     out(c, "  while ((e = fj_object_next(&o, &key, &val)) == FJ_OK) {\n    size_t i;\n");
     out(c, "    if ((e = fj_decode_map_key(d, &key, out->keys, total, &ks, &i))) return e;\n");
     out(c, "    %s\n", read_call(t->elem, "&val", "out->values[i]", false));
@@ -1661,10 +1661,11 @@ static void emit_union_reader(sbuf *c, const type *t) {
   out(c, "  return -1;\n}\n\n");
 
   out(c, "fj_error fj_read_%s_value(fj_decoder *d, const fj_value *v, %s *out) {\n", T, T);
+  out(c, "  fj_object o;\n  fj_value key, val;\n  const char *k;\n  size_t n;\n  int f;\n");
+  out(c, "  fj_error e;\n");
   out(c,
       "  if (!out) return fj_decode_fail(d, FJ_ERR_INVALID_ARG, 0, \"no struct to read into\");\n");
-  out(c, "  fj_object o;\n  fj_value key, val;\n  const char *k;\n  size_t n;\n");
-  out(c, "  fj_error e = fj_decode_object(d, v, &o, \"object (%s)\");\n  if (e) return e;\n", T);
+  out(c, "  e = fj_decode_object(d, v, &o, \"object (%s)\");\n  if (e) return e;\n", T);
   char *tag = c_string(t->tag ? t->tag : "", t->tag ? t->tag_len : 0);
   if (t->shape == SHAPE_FIELD) {
     /* the discriminator may be anywhere: find it, then read the variant from the start */
@@ -1674,7 +1675,7 @@ static void emit_union_reader(sbuf *c, const type *t) {
     out(c, "  if (e) return fj_decode_cursor(d, e);\n");
     out(c, "  if ((e = fj_decode_string_view(d, &val, &k, &n)))\n");
     out(c, "    return fj_decode_path_key(d, %s, %zu, e);\n", tag, t->tag_len);
-    out(c, "  int f = %s_variant(k, n);\n", T);
+    out(c, "  f = %s_variant(k, n);\n", T);
     out(c, "  if (f < 0) return fj_decode_path_key(d, %s, %zu, fj_decode_bad_enum(d, &val, %s));\n",
         tag, t->tag_len, c_string(T, strlen(T)));
     out(c, "  if ((e = fj_decode_object_restart(d, &o))) return e;\n");
@@ -1703,7 +1704,7 @@ static void emit_union_reader(sbuf *c, const type *t) {
         "                          \"expected one key naming the variant of %s\");\n",
         T);
     out(c, "  if (e) return e;\n");
-    out(c, "  int f = %s_variant(k, n);\n", T);
+    out(c, "  f = %s_variant(k, n);\n", T);
     out(c, "  if (f < 0 && memchr(k, '\\\\', n)) {\n");
     out(c, "    if ((e = fj_decode_key(d, &key, &k, &n))) return e;\n");
     out(c, "    f = %s_variant(k, n);\n  }\n", T);
@@ -1811,16 +1812,18 @@ static void emit_helper_writers(sbuf *c, const type *t) {
   } else if (t->kind == T_ARRAY) {
     out(c, "static fj_error write_%s_rest(fj_writer *w, %s v%s) {\n", t->name, t->name,
         depth_param(t));
+    out(c, "  fj_error e = FJ_OK;\n");
     emit_depth_check(c, t);
-    out(c, "  fj_error e = FJ_OK;\n  if (v.count && !v.items) return FJ_ERR_INVALID_ARG;\n");
+    out(c, "  if (v.count && !v.items) return FJ_ERR_INVALID_ARG;\n");
     out(c, "  for (size_t i = 0; !e && i < v.count; i++)\n    e = %s;\n",
         write_call(t->elem, "v.items[i]", false));
     out(c, "  return e ? e : fj_writer_end_array(w);\n}\n\n");
   } else if (t->kind == T_MAP) {
     out(c, "static fj_error write_%s(fj_writer *w, %s v) {\n", t->name, t->name);
+    out(c, "  fj_error e;\n");
     emit_depth_check(c, t);
     out(c, "  if (v.count && (!v.keys || !v.values)) return FJ_ERR_INVALID_ARG;\n");
-    out(c, "  fj_error e = fj_writer_begin_object(w);\n");
+    out(c, "  e = fj_writer_begin_object(w);\n");
     out(c, "  for (size_t i = 0; !e && i < v.count; i++) {\n");
     out(c, "    e = fj_writer_keyn(w, v.keys[i].data, v.keys[i].len);\n");
     out(c, "    if (!e) e = %s;\n  }\n", write_call(t->elem, "v.values[i]", false));
@@ -1904,6 +1907,7 @@ static const char *rest_attr(const type *t) {
 static void emit_record_writer(sbuf *c, const type *t) {
   out(c, "%sfj_error %s(fj_writer *w, const %s *in%s) {\n", rest_attr(t), rest_name(t), t->name,
       depth_param(t));
+  if (t->nfields) out(c, "  fj_error e;\n");
   emit_depth_check(c, t);
   /* a record of no fields, or of constants only, does not read `in` (and
    * must build warning-free) */
@@ -1911,7 +1915,6 @@ static void emit_record_writer(sbuf *c, const type *t) {
   for (size_t i = 0; i < t->nfields; i++)
     reads_in |= t->fields[i].t->kind != T_CONST;
   if (!reads_in) out(c, "  (void)in;\n");
-  if (t->nfields) out(c, "  fj_error e;\n");
   for (size_t i = 0; i < t->nfields; i++) {
     const field *f = &t->fields[i];
     char *src = fmt("in->%s", f->cname);
@@ -1974,8 +1977,9 @@ static void emit_union_writer(sbuf *c, const type *t) {
   if (!has_rest(t)) return;
   out(c, "%sfj_error %s(fj_writer *w, const %s *in%s) {\n", rest_attr(t), rest_name(t), t->name,
       depth_param(t));
+  out(c, "  fj_error e = FJ_OK;\n");
   emit_depth_check(c, t);
-  out(c, "  fj_error e = FJ_OK;\n  switch (in->kind) {\n");
+  out(c, "  switch (in->kind) {\n");
   for (size_t i = 0; i < t->nvariants; i++) {
     const variant *vr = &t->variants[i];
     out(c, "  case %s:\n", vr->kind);
