@@ -33,10 +33,8 @@ static inline fj__column_state fj__column_start(void) {
 /* Moves *column over byte c (not LF). */
 static inline void fj__column_byte(fj__column_state *st, uint8_t c, uint64_t *column) {
   if (st->dfa.need) {
-    if (c >= st->dfa.lo && c <= st->dfa.hi) { /* continues the sequence */
-      st->dfa.need--;
-      st->dfa.lo = 0x80;
-      st->dfa.hi = 0xBF;
+    /* the validator's step: a byte out of range leaves its state as it was */
+    if (fj__utf8_step(&st->dfa, c)) { /* continues the sequence */
       st->pending = st->dfa.need ? (uint8_t)(st->pending + 1) : 0;
       return;
     }
