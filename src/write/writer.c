@@ -247,7 +247,7 @@ static const uint8_t vshort_k[3][32]
     __attribute__((aligned(32))) = {{FJ_K32(0x02)}, {FJ_K32(0x20)}, {FJ_K32('\\')}};
 #undef FJ_K32
 
-/* fj__fj__copy_short() with one masked load and one masked store: copies the n <=
+/* fj__copy_short() with one masked load and one masked store: copies the n <=
  * 32 bytes at s to d when none needs escaping or UTF-8 checking and returns
  * true; returns false otherwise, storing nothing. Touches only s[0, n) and
  * d[0, n) (the other lanes are masked off: no fault, no store), and no
