@@ -80,7 +80,8 @@ typedef struct fj_writer_options {
    *  0 means 2 spaces (or 1 tab). */
   uint32_t indent;
   /** Deepest nesting of arrays and objects, at most 1 << 20
-   *  (0: FJ_DEFAULT_MAX_DEPTH). */
+   *  (0: FJ_DEFAULT_MAX_DEPTH). The writer keeps one byte per level
+   *  (allocated by fj_writer_new()). */
   uint32_t max_depth;
   /** Allocation hooks; NULL means malloc/realloc/free. The structure is
    *  copied; the functions must stay valid for the writer's lifetime. */

@@ -3,8 +3,8 @@
  *
  * Begin and end, keys, strings, null, booleans and doubles of
  * fastjson/writer.h are also defined here, inline, for the common case:
- * compact output, room in the window, an event the state allows, fewer
- * than 64 levels open, strings and keys of at most 32 bytes that need no
+ * compact output, room in the window, an event the state allows, a
+ * begin within the maximum depth, strings and keys of at most 32 bytes that need no
  * escaping (ASCII, unless UTF-8 is taken unchecked). There they store
  * their bytes without a call; a call and its return cost about as much as
  * such an event's work (replaying citm_catalog.json, whose events are half
@@ -56,7 +56,7 @@ enum {
  * every fj_writer. */
 typedef struct fj__writer_hot {
   uint8_t *pos, *end; /* the output window: free room is [pos, end) */
-  uint64_t levels;    /* bit d: level d + 1 is an object, for levels 1 to 64 */
+  uint8_t *after;     /* [d]: the state once level d + 1 closes (max_depth bytes) */
   uint32_t depth, max_depth;
   const uint8_t *short_k; /* the constants of fj__copy_short()'s check */
   uint8_t state;          /* FJ__WST_* */
@@ -85,12 +85,11 @@ static inline fj_error fj__writer_begin_inline(fj_writer *w, uint8_t c, bool obj
     fj__writer_hot *h = fj__writer_hot_of(w);
     uint32_t d = h->depth;
     uint8_t *p = fj__writer_value_at(h, 1);
-    if (p && d < h->max_depth && d < 64) {
-      uint64_t bit = (uint64_t)1 << d;
+    if (p && d < h->max_depth) {
       *p = c;
       h->pos = p + 1;
       h->depth = d + 1;
-      h->levels = object ? h->levels | bit : h->levels & ~bit;
+      h->after[d] = (uint8_t)(h->state | 1u); /* after a value of this level */
       h->state = object ? (uint8_t)FJ__WST_OBJ_KEY_FIRST : (uint8_t)FJ__WST_ARR_FIRST;
       return FJ_OK;
     }
@@ -104,13 +103,12 @@ static inline fj_error fj__writer_end_inline(fj_writer *w, uint8_t c, unsigned f
     fj__writer_hot *h = fj__writer_hot_of(w);
     unsigned st = h->state;
     uint8_t *p = h->pos;
-    uint32_t d = h->depth - 1; /* the levels open after it (d >= 0 in those states) */
-    if (st - first < h->pair_fast && p < h->end && d < 64) {
+    if (st - first < h->pair_fast && p < h->end) {
+      const uint32_t d = h->depth - 1; /* the levels open after it (d >= 0 in those states) */
       *p = c;
       h->pos = p + 1;
       h->depth = d;
-      /* after a member or an element of the enclosing level, or the root */
-      h->state = d ? (uint8_t)(1u + 2u * ((h->levels >> (d - 1)) & 1u)) : (uint8_t)FJ__WST_DONE;
+      h->state = h->after[d];
       return FJ_OK;
     }
   }

@@ -122,26 +122,10 @@ static inline fj_error reserve(fj_writer *w, size_t n) {
 
 /* ---- separators ------------------------------------------------------------ */
 
-/* The word holding level d + 1's bit. The first 64 levels' word is in the
- * writer itself: its address does not wait for the depth, so an end's load
- * of it can start before the depth is known. */
-static inline uint64_t *level_word(fj_writer *w, uint32_t d) {
-  return FJ_LIKELY(d < 64) ? &w->h.levels : &w->stack[d >> 6];
-}
-
-static inline bool level_is_object(const fj_writer *w, uint32_t level) {
-  uint32_t d = level - 1;
-  uint64_t word = FJ_LIKELY(d < 64) ? w->h.levels : w->stack[d >> 6];
-  return (word >> (d & 63)) & 1;
-}
-
-/* Sets level d + 1's kind. */
-static inline void set_level(fj_writer *w, uint32_t d, bool object) {
-  uint64_t bit = UINT64_C(1) << (d & 63), *word = level_word(w, d);
-  if (object)
-    *word |= bit;
-  else
-    *word &= ~bit;
+/* The state after a container opened in state st closes: after a value of
+ * the enclosing level, or ST_DONE for the root. */
+static inline uint8_t state_after_container(unsigned st) {
+  return st == ST_ROOT ? (uint8_t)ST_DONE : (uint8_t)ST_AFTER_VALUE(st);
 }
 
 static inline void put_newline_indent(fj_writer *w, uint32_t level) {
@@ -351,12 +335,11 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
 #else
   w->h.short_k = stop_high ? (const uint8_t *)w : NULL; /* only tested for NULL */
 #endif
-  size_t words = (w->h.max_depth + 63) / 64;
-  w->stack = fj__malloc(&a, words * sizeof *w->stack);
+  w->h.after = fj__malloc(&a, w->h.max_depth);
   w->icap = FJ_WBUF_SIZE;
   w->ibuf = fj__malloc(&a, w->icap);
-  if (!w->stack || !w->ibuf) {
-    fj__free(&a, w->stack, words * sizeof *w->stack);
+  if (!w->h.after || !w->ibuf) {
+    fj__free(&a, w->h.after, w->h.max_depth);
     fj__free(&a, w->ibuf, w->icap);
     fj__free(&a, w, sizeof *w);
     return FJ_ERR_NOMEM;
@@ -375,7 +358,7 @@ fj_error fj_writer_reset(fj_writer *w, fj_sink sink) {
 void fj_writer_free(fj_writer *w) {
   if (!w) return;
   fj_allocator a = w->alloc;
-  fj__free(&a, w->stack, (w->h.max_depth + 63) / 64 * sizeof *w->stack);
+  fj__free(&a, w->h.after, w->h.max_depth);
   fj__free(&a, w->ibuf, w->icap);
   fj__free(&a, w, sizeof *w);
 }
@@ -391,7 +374,7 @@ FJ_SLOW static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
   fj_error err = prefix_value(w, 1);
   if (FJ_UNLIKELY(err)) return err;
   *w->h.pos++ = c;
-  set_level(w, w->h.depth++, object);
+  w->h.after[w->h.depth++] = state_after_container(w->h.state);
   w->h.state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
   return FJ_OK;
 }
@@ -420,18 +403,19 @@ FJ_SLOW static fj_error end_container(fj_writer *w, uint8_t c, bool object) {
   if (FJ_UNLIKELY(err)) return err;
   if (sep) put_newline_indent(w, w->h.depth - 1);
   *w->h.pos++ = c;
-  uint32_t d = --w->h.depth;
-  w->h.state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
+  w->h.state = w->h.after[--w->h.depth];
   return FJ_OK;
 }
 
 /* Writes the opening bracket c at p (any comma before it is written) and
- * enters its level d + 1: the level's kind goes in its bit of the stack. */
-static inline void push_level(fj_writer *w, uint8_t *p, uint32_t d, uint8_t c, bool object) {
+ * enters its level d + 1, opened in state st (one allowing a value, not
+ * the root). */
+static inline void push_level(fj_writer *w, uint8_t *p, uint32_t d, unsigned st, uint8_t c,
+                              bool object) {
   *p++ = c;
   w->h.pos = p;
   w->h.depth = d + 1;
-  set_level(w, d, object);
+  w->h.after[d] = (uint8_t)ST_AFTER_VALUE(st);
   w->h.state = object ? ST_OBJ_KEY_FIRST : ST_ARR_FIRST;
 }
 
@@ -443,7 +427,7 @@ static inline fj_error begin_fast(fj_writer *w, uint8_t c, bool object) {
     if (FJ_LIKELY(st < w->h.fast_end && d < w->h.max_depth && w->h.end - p >= 2)) {
       *p = ',';
       p += ST_COMMA(st);
-      push_level(w, p, d, c, object);
+      push_level(w, p, d, st, c, object);
       return FJ_OK;
     }
   }
@@ -458,8 +442,7 @@ static inline fj_error end_fast(fj_writer *w, uint8_t c, bool object, unsigned f
     if (FJ_LIKELY(st - first < w->h.pair_fast && p < w->h.end)) {
       *p++ = c;
       w->h.pos = p;
-      uint32_t d = --w->h.depth;
-      w->h.state = (uint8_t)ST_AFTER_END(d, d && level_is_object(w, d));
+      w->h.state = w->h.after[--w->h.depth];
       return FJ_OK;
     }
   }
@@ -916,7 +899,7 @@ static inline fj_error qkey_begin(fj_writer *w, const char *qkey, size_t qlen, u
   if (FJ_LIKELY(p != NULL)) {
     uint32_t d = w->h.depth;
     if (FJ_LIKELY(d < w->h.max_depth)) {
-      push_level(w, p, d, c, object);
+      push_level(w, p, d, ST_OBJ_VALUE, c, object);
       return FJ_OK;
     }
   }

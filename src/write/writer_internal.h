@@ -39,8 +39,6 @@ enum {
 #define ST_VALUE_FAST_END ST_OBJ_KEY_NEXT
 /* The state after a value, by the state before it (one allowing a value). */
 #define ST_AFTER_VALUE(st) ((st) | 1u)
-/* The state after an end, by the enclosing level's kind (d > 0 levels open). */
-#define ST_AFTER_END(d, object) ((d) == 0 ? ST_DONE : 1u + 2u * (unsigned)(object))
 /* Whether a comma is due before a value or key, in a state the inline
  * paths take (not at the root). */
 #define ST_COMMA(st) ((st)&1u)
@@ -53,7 +51,7 @@ static inline size_t fj__put_bool(uint8_t *p, bool v) {
 }
 
 struct fj_writer {
-  fj__writer_hot h; /* first: the window, state, depth and the first 64 levels' kinds,
+  fj__writer_hot h; /* first: the window, state, depth and the states after each level,
                      * which the public header's inline paths use too */
   uint8_t *mark;    /* where the current event's output began (to take it back) */
   bool short_ok;    /* short strings may take the inline path (no '/' escaping) */
@@ -66,7 +64,6 @@ struct fj_writer {
   fj_error err; /* the sink's first error, returned from then on */
   uint32_t indent;
   uint8_t indent_char;
-  uint64_t *stack; /* h.levels for deeper levels (word 0 unused) */
   int mode;
   uint8_t *base;  /* start of the window's output: [base, pos) is not yet flushed */
   bool unmapped;  /* MODE_BUFFER: the window (empty, at ibuf) is not in gbuf's memory, which
