@@ -1995,6 +1995,14 @@ static void test_generator_errors(void **state) {
       {"{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}, "
        "\"b\": {\"type\": \"string\"}}}]}",
        "/oneOf/0: cannot tell the union's wire shape"},
+      /* single-key variants that allow other keys ("additionalProperties"
+       * absent): {"r": 1, "x": 2} is a valid Circle, which the single-key
+       * union form would refuse (fresh-user trial: the records were
+       * silently made a single-key union) */
+      {"{\"oneOf\": [{\"type\": \"object\", \"properties\": {\"r\": {\"type\": \"number\"}}, "
+       "\"required\": [\"r\"], \"additionalProperties\": false}, {\"type\": \"object\", "
+       "\"properties\": {\"t\": {\"type\": \"string\"}}, \"required\": [\"t\"]}]}",
+       "/oneOf/1: cannot tell the union's wire shape"},
       {"{\"type\": [\"string\", \"integer\"]}",
        "/type: a union of types other than [T, \"null\"] is not supported"},
       {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", \"format\": "

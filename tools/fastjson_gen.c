@@ -17,8 +17,8 @@
  * oneOf is a tagged union in one of two wire shapes, recognised from the
  * variants: every variant an object with the same property holding a string
  * `const` (a discriminator field: {"type": "circle", ...}), or every variant
- * an object with exactly one property, required and no others (a nested
- * discriminator: {"circle": {...}}).
+ * an object with exactly one property, required, and no others
+ * ("additionalProperties": false): a nested discriminator, {"circle": {...}}.
  *
  * Records are read and compared by the library from tables the generator
  * lays out (fastjson/codec.h: fj_decode_record): key names, a hash table of
@@ -958,10 +958,15 @@ static void resolve_union(type *u) {
     u->shape = SHAPE_NESTED;
     for (size_t i = 0; i < u->nvariants; i++) {
       type *v = u->variants[i].t;
-      if (v->kind != T_RECORD || v->nfields != 1 || !v->fields[0].required || v->fields[0].nullable)
+      /* without additionalProperties false, {"circle": 1, "x": 2} would be a
+       * valid record of this variant, which the single-key form refuses */
+      if (v->kind != T_RECORD || v->nfields != 1 || !v->fields[0].required ||
+          v->fields[0].nullable || v->unknown_error != POLICY_YES)
         die(u->variant_ptrs[i],
             "cannot tell the union's wire shape: every variant needs the same property with a "
-            "string \"const\", or exactly one property, required and not nullable");
+            "string \"const\", or exactly one property, required and not nullable, with "
+            "\"additionalProperties\": false (without it, a record of the variant may have "
+            "other keys, and is no single-key object)");
       v->wrapper = true;
       u->variants[i].tag = v->fields[0].name;
       u->variants[i].tag_len = v->fields[0].name_len;
