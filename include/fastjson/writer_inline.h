@@ -4,8 +4,8 @@
  * Begin and end, keys, strings, null, booleans and doubles of
  * fastjson/writer.h are also defined here, inline, for the common case:
  * compact output, room in the window, an event the state allows, a
- * begin within the maximum depth, strings and keys of at most 32 bytes that need no
- * escaping (ASCII, unless UTF-8 is taken unchecked). There they store
+ * begin within the maximum depth, strings and keys of at most 32 bytes
+ * that need no escaping (ASCII, unless UTF-8 is taken unchecked). There they store
  * their bytes without a call; a call and its return cost about as much as
  * such an event's work (replaying citm_catalog.json, whose events are half
  * begins and ends). Anything else calls the exported function, which
