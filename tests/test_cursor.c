@@ -713,6 +713,26 @@ static void misuse_errors(void **state) {
   int64_t x;
   EXPECT(fj_value_get_int64(&none, &x), FJ_ERR_INVALID_ARG); /* zeroed by the failure */
   EXPECT(fj_value_get_int64(&v, &x), FJ_ERR_OUT_OF_ORDER);
+  assert_location(f->p, FJ_ERR_OUT_OF_ORDER, 2, 1, 3);
+  /* a NULL result on that out-of-order handle is the caller's bad argument:
+   * FJ_ERR_INVALID_ARG, not recorded, for every getter alike */
+  {
+    const char *s;
+    fj_value out;
+    EXPECT(fj_value_get_type(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_int64(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_uint64(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_double(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_number(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_bool(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_is_null(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_string(&v, &s, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_raw(&v, &s, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_array(&v, NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_at_pointer(&v, "", NULL), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_at_pointer(&v, NULL, &out), FJ_ERR_INVALID_ARG);
+    assert_location(f->p, FJ_ERR_OUT_OF_ORDER, 2, 1, 3);
+  }
   EXPECT(fj_value_get_array(&first, &again), FJ_ERR_OUT_OF_ORDER); /* passed over */
   /* a sibling container at the same depth does not revive the old child */
   OK(fj_value_get_array(&el, &child2));

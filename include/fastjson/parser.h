@@ -248,7 +248,9 @@ FJ_API fj_error fj_parser_rewind(fj_parser *parser);
 
 /** The code of the last error a call on this parser or its values returned
  *  (FJ_OK if none since the last successful parse), and where it happened.
- *  FJ_ERR_INVALID_ARG returns for bad arguments are not recorded.
+ *  FJ_ERR_INVALID_ARG returns for bad arguments are not recorded: a NULL
+ *  result pointer is refused before the handle is checked, so it never
+ *  replaces the error kept here.
  *  @param loc  receives the location, or NULL. Line and column are computed
  *              on demand by scanning the input up to the offset (O(offset)),
  *              so the input must still be alive when this is called.

@@ -56,9 +56,9 @@ static fj_error step(fj_value *cur, const char *tok, size_t n) {
 }
 
 static fj_error at_pointer(const fj_value *v, const char *ptr, size_t len, fj_value *out) {
+  if ((!ptr && len) || !out) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
   if (err) return err;
-  if ((!ptr && len) || !out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   if (len && ptr[0] != '/') return fj__fail(p, FJ_ERR_BAD_POINTER, fj__offset(p, v->pos));
   if (fj__depth(v) == 0) fj_parser_rewind(p);

@@ -16,9 +16,9 @@ const uint8_t fj__type_of[256] = {
     ['8'] = FJ_TYPE_NUMBER + 1, ['9'] = FJ_TYPE_NUMBER + 1};
 
 fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
+  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
   if (FJ_UNLIKELY(err)) return err;
-  if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   unsigned t = fj__type_of[fj__char(p, v->pos)];
   if (FJ_UNLIKELY(!t)) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, fj__offset(p, v->pos));
@@ -26,13 +26,14 @@ fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
   return FJ_OK;
 }
 
-/* Start of a number value, or an error: the handle's, then a NULL `out`
- * (FJ_ERR_INVALID_ARG, as the getters' docs say, whatever the value's
- * type), then a value that is not a number. */
+/* Start of a number value, or an error: a NULL `out` first
+ * (FJ_ERR_INVALID_ARG, not recorded, whatever the handle and the value's
+ * type, as for every getter), then the handle's, then a value that is not
+ * a number. */
 static fj_error number_start(const fj_value *v, const void *out, const uint8_t **s) {
+  if (!out) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
   if (err) return err;
-  if (!out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   /* the handle's type: the branch need not wait for the byte */
   if (fj_value_type(v) != FJ_TYPE_NUMBER)
@@ -141,9 +142,9 @@ static fj_error bad_literal(fj_parser *p, uint32_t pos, const char *word, size_t
 }
 
 fj_error(fj_value_get_bool)(const fj_value *v, bool *out) {
+  if (!out) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
   if (err) return err;
-  if (!out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   uint8_t c = fj__char(p, v->pos);
   if (c != 't' && c != 'f') return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
@@ -154,9 +155,9 @@ fj_error(fj_value_get_bool)(const fj_value *v, bool *out) {
 }
 
 fj_error(fj_value_is_null)(const fj_value *v, bool *out) {
+  if (!out) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
   if (err) return err;
-  if (!out) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   if (fj__char(p, v->pos) != 'n') {
     *out = false;
@@ -207,9 +208,9 @@ static fj_error value_end(fj_parser *p, uint32_t pos, uint32_t depth, size_t *en
 fj_error fj_value_get_raw(const fj_value *v, const char **s, size_t *len) {
   if (s) *s = NULL; /* what a failure leaves, as fj_value_get_string() */
   if (len) *len = 0;
+  if (!s || !len) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
   if (err) return err;
-  if (!s || !len) return FJ_ERR_INVALID_ARG;
   fj_parser *p = v->parser;
   size_t end;
   if ((err = value_end(p, v->pos, fj__depth(v), &end))) return err;

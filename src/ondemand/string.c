@@ -342,8 +342,8 @@ fj_error fj__check_string(fj_parser *p, uint32_t pos) {
 }
 
 fj_error(fj_value_get_string)(const fj_value *v, const char **s, size_t *len) {
+  if (!s || !len) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
-  if (!s || !len) return err ? err : FJ_ERR_INVALID_ARG;
   if (!err) err = fj__string_at(v->parser, v->pos, s, len);
   if (err) { /* nothing half-written for a caller who ignores the error */
     *s = NULL;
