@@ -59,7 +59,7 @@ extern "C" {
   X(FJ_ERR_CAPACITY, "input is larger than FJ_MAX_DOCUMENT_SIZE (4 GiB - 2 bytes)")                \
   X(FJ_ERR_DOCUMENT_TOO_LARGE,                                                                     \
     "a document of the stream is longer than the stream's max_document_size")                      \
-  X(FJ_ERR_IO, "the file could not be opened or read")                                             \
+  X(FJ_ERR_IO, "a file or stream could not be opened, read or written")                            \
   X(FJ_ERR_EMPTY, "the document is empty (no value, only whitespace)")                             \
   X(FJ_ERR_BOM, "the document starts with a byte order mark (RFC 8259 section 8.1)")               \
   X(FJ_ERR_UTF8, "invalid UTF-8 (RFC 3629)")                                                       \
