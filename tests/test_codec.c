@@ -1909,7 +1909,17 @@ static void test_generated_names_compile(void **state) {
       "\"Shape\", \"oneOf\": [{\"title\": \"circle\", \"type\": \"object\", \"properties\": "
       "{\"type\": {\"const\": \"circle\"}, \"r\": {\"type\": \"number\"}}, \"required\": "
       "[\"type\"]}, {\"title\": \"square\", \"type\": \"object\", \"properties\": {\"type\": "
-      "{\"const\": \"square\"}, \"s\": {\"type\": \"number\"}}, \"required\": [\"type\"]}]}}}"};
+      "{\"const\": \"square\"}, \"s\": {\"type\": \"number\"}}, \"required\": [\"type\"]}]}}}",
+      /* text that would end or open a C comment in the header's comments
+       * (an enum value, a constant property, a union tag, the name); keys
+       * without an ASCII letter or digit named by character as enum values
+       * are ("\u00e9": sym, "\u00fc": sym_2; they were _ and _2) */
+      "{\"title\": \"Cmt\", \"type\": \"object\", \"properties\": {\"x*/y\": {\"const\": "
+      "\"a*/b\"}, \"e\": {\"enum\": [\"*/\", \"/*\"]}, \"\\u00e9\": {\"type\": \"integer\"}, "
+      "\"\\u00fc\": {\"type\": \"boolean\"}, \"u\": {\"oneOf\": [{\"type\": \"object\", "
+      "\"properties\": {\"k\": {\"const\": \"*/\"}}, \"required\": [\"k\"]}, {\"type\": "
+      "\"object\", \"properties\": {\"k\": {\"const\": \"/*x\"}}, \"required\": [\"k\"]}]}}, "
+      "\"required\": [\"x*/y\"]}"};
   for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
     char out[4096], cmd[1024];
     if (generate(schemas[i], out, sizeof out) != 0) fail_msg("%s: %s", schemas[i], out);
@@ -1925,6 +1935,16 @@ static void test_generated_names_compile(void **state) {
       assert_non_null(h);
       if (!strstr(h, "_sym, /* \"\\303\\251\" */") || !strstr(h, "_lt_eq, /* \"<=\" */"))
         fail_msg("the enum constants of \"\\u00e9\" and \"<=\" are not _sym and _lt_eq:\n%s", h);
+      free(h);
+    }
+    if (strstr(schemas[i], "x*/y")) {
+      char path[128];
+      snprintf(path, sizeof path, "%s/gen_out.h", g_dir);
+      size_t hlen;
+      char *h = slurp(path, &hlen);
+      assert_non_null(h);
+      if (!strstr(h, "  int64_t sym;\n") || !strstr(h, "  bool sym_2;\n"))
+        fail_msg("the members of \"\\u00e9\" and \"\\u00fc\" are not sym and sym_2:\n%s", h);
       free(h);
     }
     /* strict C11, and gnu11, which predefines linux and unix; declarations
