@@ -375,6 +375,12 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("validate", "--bogus", "x").returncode, 2)
         self.assertEqual(run("stats", "--bogus", "x").returncode, 2)
         self.assertEqual(run("validate", "--", "-", stdin=b"[1]").returncode, 0)
+        # a global option after the command is told to go before it
+        for args in (("validate", "--ndjson", "--max-line", "1", "x"), ("get", "--max-depth=9"),
+                     ("pretty", "--kernel", "scalar", "x")):
+            r = run(*args)
+            self.assertEqual(r.returncode, 2)
+            self.assertIn(b"a global option goes before the command", r.stderr)
         # standard input is read once: naming it twice is a usage error (the
         # second read found nothing: FJ_ERR_EMPTY)
         r = run("validate", "-", "-", stdin=b"[1]")

@@ -142,6 +142,20 @@ static int usage_error(const char *msg, const char *arg) {
   return EXIT_USAGE;
 }
 
+/* An option the command does not take; one of the global options (which
+ * come before the command) is told so, rather than called unknown. */
+static int unknown_option(const char *arg) {
+  static const char *const globals[] = {"--kernel",   "--kernels", "--max-depth",
+                                        "--max-line", "--help",    "--version"};
+  size_t n = strcspn(arg, "=");
+  for (size_t k = 0; k < sizeof globals / sizeof *globals; k++)
+    if (strlen(globals[k]) == n && strncmp(arg, globals[k], n) == 0)
+      return usage_error("a global option goes before the command "
+                         "(fastjson [OPTIONS] COMMAND ...)",
+                         arg);
+  return usage_error("unknown option", arg);
+}
+
 /* Whether arg is the option `name`, alone or as name=VALUE. */
 static bool is_option(const char *arg, const char *name) {
   size_t n = strlen(name);
@@ -280,7 +294,7 @@ static int operands_only(int *argc, char **argv) {
       options = false;
       continue;
     }
-    if (options && argv[i][0] == '-' && argv[i][1]) return usage_error("unknown option", argv[i]);
+    if (options && argv[i][0] == '-' && argv[i][1]) return unknown_option(argv[i]);
     if (strcmp(argv[i], "-") == 0) {
       if (stdin_taken) return usage_error("standard input named twice", argv[i]);
       stdin_taken = true;
@@ -500,7 +514,7 @@ static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
     } else if (options && !pretty && strcmp(argv[i], "--unvalidated") == 0) {
       unvalidated = true;
     } else if (options && argv[i][0] == '-' && argv[i][1]) {
-      return usage_error("unknown option", argv[i]);
+      return unknown_option(argv[i]);
     } else if (path) {
       return usage_error("one FILE only", argv[i]);
     } else {
@@ -543,7 +557,7 @@ static int cmd_get(fj_parser *p, int argc, char **argv) {
   if (argc > 0 && strcmp(argv[0], "--") == 0)
     argc--, argv++;
   else if (argc > 0 && argv[0][0] == '-' && argv[0][1])
-    return usage_error("unknown option", argv[0]);
+    return unknown_option(argv[0]);
   if (argc != 2) return usage_error("get takes FILE and POINTER, one of each", NULL);
   if (!pointer_well_formed(argv[1]))
     return usage_error("malformed JSON Pointer (RFC 6901: empty, or starting with '/'; "
