@@ -1785,6 +1785,17 @@ static bool header_compiles(const char *cc, const char *flags, const char *lang,
   return run_cmd(cmd, out, cap) == 0;
 }
 
+/* Fails unless the generated header holds both texts (`what` names them). */
+static void expect_in_header(const char *a, const char *b, const char *what) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/gen_out.h", g_dir);
+  size_t hlen;
+  char *h = slurp(path, &hlen);
+  assert_non_null(h);
+  if (!strstr(h, a) || !strstr(h, b)) fail_msg("%s are not %s and %s:\n%s", what, a, b, h);
+  free(h);
+}
+
 /* Fails if a name in the generated file `name` (outside comments, strings
  * and the library's own fj__ names) holds "__" after its first byte. */
 static void expect_no_double_underscore(const char *name, const char *schema) {
@@ -1927,26 +1938,12 @@ static void test_generated_names_compile(void **state) {
     expect_no_double_underscore("gen_out.c", schemas[i]);
     /* enum values without a letter or digit are named by character: "é"
      * is one ("sym"; it was sym_sym, a byte each), "<=" two */
-    if (strstr(schemas[i], "<=")) {
-      char path[128];
-      snprintf(path, sizeof path, "%s/gen_out.h", g_dir);
-      size_t hlen;
-      char *h = slurp(path, &hlen);
-      assert_non_null(h);
-      if (!strstr(h, "_sym, /* \"\\303\\251\" */") || !strstr(h, "_lt_eq, /* \"<=\" */"))
-        fail_msg("the enum constants of \"\\u00e9\" and \"<=\" are not _sym and _lt_eq:\n%s", h);
-      free(h);
-    }
-    if (strstr(schemas[i], "x*/y")) {
-      char path[128];
-      snprintf(path, sizeof path, "%s/gen_out.h", g_dir);
-      size_t hlen;
-      char *h = slurp(path, &hlen);
-      assert_non_null(h);
-      if (!strstr(h, "  int64_t sym;\n") || !strstr(h, "  bool sym_2;\n"))
-        fail_msg("the members of \"\\u00e9\" and \"\\u00fc\" are not sym and sym_2:\n%s", h);
-      free(h);
-    }
+    if (strstr(schemas[i], "<="))
+      expect_in_header("_sym, /* \"\\303\\251\" */", "_lt_eq, /* \"<=\" */",
+                       "the enum constants of \"\\u00e9\" and \"<=\"");
+    if (strstr(schemas[i], "x*/y"))
+      expect_in_header("  int64_t sym;\n", "  bool sym_2;\n",
+                       "the members of \"\\u00e9\" and \"\\u00fc\"");
     /* strict C11, and gnu11, which predefines linux and unix; declarations
      * first in every block (a caller's C90-style flag; the fresh-user trial
      * found containers' and unions' code mixing them) */

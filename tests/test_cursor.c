@@ -681,6 +681,29 @@ static void passed_over_containers_close_in_kind(void **state) {
   assert_location(f->p, FJ_ERR_EXPECTED_COMMA, 4, 1, 5);
 }
 
+/* Every getter and lookup refuses a NULL result pointer with
+ * FJ_ERR_INVALID_ARG whatever the handle (fine, of another type, or out of
+ * order), before looking at the handle. */
+static void expect_null_results_refused(const fj_value *v) {
+  const char *s;
+  size_t len;
+  fj_value out;
+  EXPECT(fj_value_get_type(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_int64(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_uint64(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_double(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_number(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_bool(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_is_null(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_string(v, NULL, &len), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_string(v, &s, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_raw(v, &s, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_array(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_object(v, NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_at_pointer(v, "", NULL), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_at_pointer(v, NULL, &out), FJ_ERR_INVALID_ARG);
+}
+
 static void misuse_errors(void **state) {
   fixture *f = *state;
   const char *json = "[[1, 2], [3], 4, {\"k\": [5]}]";
@@ -690,14 +713,7 @@ static void misuse_errors(void **state) {
   EXPECT(fj_value_get_array(&root, NULL), FJ_ERR_INVALID_ARG);
   EXPECT(fj_value_get_object(&root, NULL), FJ_ERR_INVALID_ARG);
   /* a NULL result is refused as such whatever the value's type (an array) */
-  size_t len;
-  EXPECT(fj_value_get_int64(&root, NULL), FJ_ERR_INVALID_ARG);
-  EXPECT(fj_value_get_uint64(&root, NULL), FJ_ERR_INVALID_ARG);
-  EXPECT(fj_value_get_double(&root, NULL), FJ_ERR_INVALID_ARG);
-  EXPECT(fj_value_get_number(&root, NULL), FJ_ERR_INVALID_ARG);
-  EXPECT(fj_value_get_bool(&root, NULL), FJ_ERR_INVALID_ARG);
-  EXPECT(fj_value_is_null(&root, NULL), FJ_ERR_INVALID_ARG);
-  EXPECT(fj_value_get_string(&root, NULL, &len), FJ_ERR_INVALID_ARG);
+  expect_null_results_refused(&root);
   OK(fj_value_get_array(&root, &a));
   EXPECT(fj_value_get_array(&root, &again), FJ_ERR_OUT_OF_ORDER); /* entering twice */
 
@@ -716,23 +732,8 @@ static void misuse_errors(void **state) {
   assert_location(f->p, FJ_ERR_OUT_OF_ORDER, 2, 1, 3);
   /* a NULL result on that out-of-order handle is the caller's bad argument:
    * FJ_ERR_INVALID_ARG, not recorded, for every getter alike */
-  {
-    const char *s;
-    fj_value out;
-    EXPECT(fj_value_get_type(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_int64(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_uint64(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_double(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_number(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_bool(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_is_null(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_string(&v, &s, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_raw(&v, &s, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_get_array(&v, NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_at_pointer(&v, "", NULL), FJ_ERR_INVALID_ARG);
-    EXPECT(fj_value_at_pointer(&v, NULL, &out), FJ_ERR_INVALID_ARG);
-    assert_location(f->p, FJ_ERR_OUT_OF_ORDER, 2, 1, 3);
-  }
+  expect_null_results_refused(&v);
+  assert_location(f->p, FJ_ERR_OUT_OF_ORDER, 2, 1, 3);
   EXPECT(fj_value_get_array(&first, &again), FJ_ERR_OUT_OF_ORDER); /* passed over */
   /* a sibling container at the same depth does not revive the old child */
   OK(fj_value_get_array(&el, &child2));
