@@ -81,6 +81,11 @@ with tempfile.TemporaryDirectory(prefix="fj-install-") as tmp:
               libdir + "/cmake/fastjson/fastjsonConfigVersion.cmake",
               libdir + "/cmake/fastjson/fastjsonTargets.cmake", "bin/fastjson"]:
         check(os.path.lexists(os.path.join(prefix, f)), "installed " + f)
+    # each exported target names the installed include directory once
+    with open(os.path.join(prefix, libdir, "cmake/fastjson/fastjsonTargets.cmake")) as t:
+        dirs = [l.split('"')[1] for l in t if "INTERFACE_INCLUDE_DIRECTORIES" in l]
+    check(dirs and all(d.split(";").count("${_IMPORT_PREFIX}/include") == 1 for d in dirs),
+          "include directory listed once per target: %s" % dirs)
     headers = sorted(f for f in os.listdir(os.path.join(source, "include", "fastjson")))
     check(sorted(os.listdir(os.path.join(prefix, "include", "fastjson"))) == headers,
           "every public header installed")
