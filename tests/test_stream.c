@@ -920,7 +920,17 @@ static void array_errors(void **state) {
       {"[1,,2]", "", 1, FJ_ERR_EXPECTED_VALUE},
       {"{\"a\" 1}", "/a", 0, FJ_ERR_EXPECTED_COLON},
       {"{1:2}", "/a", 0, FJ_ERR_EXPECTED_KEY},
-      {"", "", 0, FJ_ERR_TRUNCATED},
+      /* no value, a byte order mark, or a byte no value starts with where
+       * the root or a value on the path is due: as fj_parser_parse() says
+       * (they were FJ_ERR_TRUNCATED and FJ_ERR_WRONG_TYPE) */
+      {"", "", 0, FJ_ERR_EMPTY},
+      {" \n\t ", "", 0, FJ_ERR_EMPTY},
+      {"\xEF\xBB\xBF[1]", "", 0, FJ_ERR_BOM},
+      {"\xEF\xBB\xBF{\"a\":[1]}", "/a", 0, FJ_ERR_BOM},
+      {" \xEF\xBB\xBF[1]", "", 0, FJ_ERR_EXPECTED_VALUE}, /* a BOM only starts the input */
+      {"\xEF\xBB", "", 0, FJ_ERR_EXPECTED_VALUE},
+      {"x", "", 0, FJ_ERR_EXPECTED_VALUE},
+      {"{\"a\":x}", "/a", 0, FJ_ERR_EXPECTED_VALUE},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     for (size_t chunk = 0; chunk < 5; chunk++) {

@@ -66,7 +66,10 @@ typedef enum fj_stream_format {
    *  "/data/items"). Memory is bounded by the largest element, however large
    *  the array. Element offsets and lines count from the start of the input.
    *  After the array the rest of the input is scanned: brackets must close
-   *  and only whitespace may follow. */
+   *  and only whitespace may follow. The parser's max_depth applies to each
+   *  element as a document of its own: the array and the containers on the
+   *  pointer's path around it are not counted (they are scanned without
+   *  recursion). */
   FJ_STREAM_ARRAY = 3
 } fj_stream_format;
 
@@ -214,7 +217,10 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          (FJ_ERR_IO for fd and FILE sources), reported after every
  *          complete document read before it, at the offset of the first
  *          byte not delivered; FJ_ERR_NOMEM; for FJ_STREAM_ARRAY
- *          FJ_ERR_NO_SUCH_FIELD, FJ_ERR_INDEX_RANGE, FJ_ERR_BAD_POINTER,
+ *          FJ_ERR_EMPTY (no value in the input), FJ_ERR_BOM (the input starts
+ *          with a byte order mark, as fj_parser_parse()), FJ_ERR_EXPECTED_VALUE
+ *          (a byte no value starts with where the root or a value on the path
+ *          is due), FJ_ERR_NO_SUCH_FIELD, FJ_ERR_INDEX_RANGE, FJ_ERR_BAD_POINTER,
  *          FJ_ERR_WRONG_TYPE (the pointer names no array), FJ_ERR_DOCUMENT_TOO_LARGE
  *          (a key on the path longer than max_document_size),
  *          FJ_ERR_EXPECTED_COMMA, FJ_ERR_EXPECTED_KEY, FJ_ERR_EXPECTED_COLON

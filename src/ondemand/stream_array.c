@@ -84,9 +84,24 @@ static int fatal(fj_stream *s, fj_document *doc, fj_error *err, fj_error e) {
   return FJ__STEP_DOC;
 }
 
+/* Whether the input starts with a byte order mark, which is refused as by
+ * fj_parser_parse() (RFC 8259 section 8.1): 1 yes, 0 no, -1 need bytes. */
+static int starts_with_bom(const fj_stream *s) {
+  static const uint8_t bom[3] = {0xEF, 0xBB, 0xBF};
+  size_t have = s->end - s->pos < 3 ? s->end - s->pos : 3;
+  if (s->base + s->pos != 0 || memcmp(s->data + s->pos, bom, have) != 0) return 0;
+  return have == 3 ? 1 : fj__stream_ended(s) ? 0 : -1;
+}
+
 /* A value on the path: descend into it, or start streaming it. */
 static int nav_value(fj_stream *s, fj_document *doc, fj_error *err) {
   uint8_t c = s->data[s->pos];
+  if (s->token == 0 && c == 0xEF) {
+    int bom = starts_with_bom(s);
+    if (bom < 0) return FJ__STEP_NEED_MORE;
+    if (bom) return fatal(s, doc, err, FJ_ERR_BOM);
+  }
+  if (!fj__is_value_start(c)) return fatal(s, doc, err, FJ_ERR_EXPECTED_VALUE);
   if (s->token == s->ntokens) {
     if (c != '[') return fatal(s, doc, err, FJ_ERR_WRONG_TYPE);
     s->phase = FJ__AR_FIRST;
@@ -263,8 +278,13 @@ int fj__array_step(fj_stream *s, fj_document *doc, fj_error *err) {
   case FJ__AR_AFTER: return after(s, doc, err, ']', FJ__AR_ELEM, FJ__AR_TAIL, FJ_OK);
   default: break;
   }
-  /* the remaining phases start at a non-whitespace byte */
-  r = need_byte(s, doc, err, s->phase == FJ__AR_TRAILER ? FJ_END : FJ_ERR_TRUNCATED);
+  /* the remaining phases start at a non-whitespace byte; an input with no
+   * value at all is empty, as for fj_parser_parse() */
+  const bool root = s->phase == FJ__AR_NAV_VALUE && s->token == 0;
+  r = need_byte(s, doc, err,
+                s->phase == FJ__AR_TRAILER ? FJ_END
+                : root                     ? FJ_ERR_EMPTY
+                                           : FJ_ERR_TRUNCATED);
   if (r != FJ__STEP_AGAIN) return r;
   uint8_t c = s->data[s->pos];
   switch (s->phase) {
