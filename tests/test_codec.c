@@ -1785,10 +1785,11 @@ static bool header_compiles(const char *cc, const char *flags, const char *lang,
   return run_cmd(cmd, out, cap) == 0;
 }
 
-/* Fails unless the generated header holds both texts (`what` names them). */
-static void expect_in_header(const char *a, const char *b, const char *what) {
+/* Fails unless the generated file `name` holds both texts (`what` names
+ * them). */
+static void expect_in_generated(const char *name, const char *a, const char *b, const char *what) {
   char path[128];
-  snprintf(path, sizeof path, "%s/gen_out.h", g_dir);
+  snprintf(path, sizeof path, "%s/%s", g_dir, name);
   size_t hlen;
   char *h = slurp(path, &hlen);
   assert_non_null(h);
@@ -1930,7 +1931,41 @@ static void test_generated_names_compile(void **state) {
       "\"\\u00fc\": {\"type\": \"boolean\"}, \"u\": {\"oneOf\": [{\"type\": \"object\", "
       "\"properties\": {\"k\": {\"const\": \"*/\"}}, \"required\": [\"k\"]}, {\"type\": "
       "\"object\", \"properties\": {\"k\": {\"const\": \"/*x\"}}, \"required\": [\"k\"]}]}}, "
-      "\"required\": [\"x*/y\"]}"};
+      "\"required\": [\"x*/y\"]}",
+      /* names the generated code has already (adversarial trial): the
+       * container readers' locals as type names (a map of "values" records
+       * compiled and read past its buffer: sizeof(values) was the local
+       * pointer's), the tables of a type (Shadow_names), enum constants that
+       * are the library's, a standard macro or a C++ keyword (fj_str,
+       * UINT64_MAX, thread_local; fj_... once hung the generator), members
+       * named as types later members use (C++), typeof (GNU C, C23);
+       * defaults whose text C reads otherwise (too large an integer,
+       * underflow, -2^63); a union tag key holding \u0000 */
+      "{\"title\": \"Shadow\", \"type\": \"object\", \"properties\": {\"m\": {\"type\": \"objec"
+      "t\", \"additionalProperties\": {\"$ref\": \"#/$defs/values\"}}, \"t\": {\"type\": \"obje"
+      "ct\", \"additionalProperties\": {\"$ref\": \"#/$defs/total\"}}, \"a\": {\"type\": \"arra"
+      "y\", \"items\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/items\"}}}, \"c\":"
+      " {\"type\": \"array\", \"items\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/"
+      "cap\"}}}, \"e\": {\"type\": \"array\", \"items\": {\"type\": \"array\", \"items\": {\"$r"
+      "ef\": \"#/$defs/elem\"}}}, \"n\": {\"$ref\": \"#/$defs/Shadow_names\"}, \"s\": {\"$ref\""
+      ": \"#/$defs/Shadow_slots\"}, \"k\": {\"title\": \"fj\", \"enum\": [\"str\", \"read_x\", "
+      "\"OK\"]}, \"u\": {\"title\": \"uint64\", \"enum\": [\"t\", \"MAX\"]}, \"th\": {\"title\""
+      ": \"thread\", \"enum\": [\"local\"]}, \"ev\": {\"title\": \"Ev\", \"enum\": [\"values\","
+      " \"value_lens\"]}, \"fj_str\": {\"type\": \"string\"}, \"int64_t\": {\"type\": \"integer"
+      "\", \"format\": \"int64\"}, \"later\": {\"type\": \"string\"}, \"typeof\": {\"type\": \""
+      "boolean\"}, \"d1\": {\"type\": \"number\", \"default\": 123456789012345678901234567890},"
+      " \"d2\": {\"type\": \"number\", \"default\": 1e-400}, \"d3\": {\"type\": \"integer\", \""
+      "format\": \"int64\", \"default\": -9223372036854775808}, \"g\": {\"oneOf\": [{\"type\": "
+      "\"object\", \"properties\": {\"k\\u0000x\": {\"const\": \"a\"}}, \"required\": [\"k\\u00"
+      "00x\"]}, {\"type\": \"object\", \"properties\": {\"k\\u0000x\": {\"const\": \"b\"}}, \"r"
+      "equired\": [\"k\\u0000x\"]}]}}, \"$defs\": {\"values\": {\"type\": \"object\", \"propert"
+      "ies\": {\"q\": {\"type\": \"string\"}}}, \"total\": {\"type\": \"object\", \"properties"
+      "\": {\"q\": {\"type\": \"string\"}}}, \"items\": {\"type\": \"object\", \"properties\": "
+      "{\"q\": {\"type\": \"string\"}}}, \"cap\": {\"type\": \"object\", \"properties\": {\"q\""
+      ": {\"type\": \"string\"}}}, \"elem\": {\"type\": \"object\", \"properties\": {\"q\": {\""
+      "type\": \"string\"}}}, \"Shadow_names\": {\"type\": \"object\", \"properties\": {\"q\": "
+      "{\"type\": \"string\"}}}, \"Shadow_slots\": {\"type\": \"object\", \"properties\": {\"q"
+      "\": {\"type\": \"string\"}}}}}"};
   for (size_t i = 0; i < sizeof schemas / sizeof *schemas; i++) {
     char out[4096], cmd[1024];
     if (generate(schemas[i], out, sizeof out) != 0) fail_msg("%s: %s", schemas[i], out);
@@ -1939,11 +1974,17 @@ static void test_generated_names_compile(void **state) {
     /* enum values without a letter or digit are named by character: "é"
      * is one ("sym"; it was sym_sym, a byte each), "<=" two */
     if (strstr(schemas[i], "<="))
-      expect_in_header("_sym, /* \"\\303\\251\" */", "_lt_eq, /* \"<=\" */",
-                       "the enum constants of \"\\u00e9\" and \"<=\"");
+      expect_in_generated("gen_out.h", "_sym, /* \"\\303\\251\" */", "_lt_eq, /* \"<=\" */",
+                          "the enum constants of \"\\u00e9\" and \"<=\"");
     if (strstr(schemas[i], "x*/y"))
-      expect_in_header("  int64_t sym;\n", "  bool sym_2;\n",
-                       "the members of \"\\u00e9\" and \"\\u00fc\"");
+      expect_in_generated("gen_out.h", "  int64_t sym;\n", "  bool sym_2;\n",
+                          "the members of \"\\u00e9\" and \"\\u00fc\"");
+    if (strstr(schemas[i], "Shadow_names")) {
+      expect_in_generated("gen_out.h", "struct values_2 {", "struct total_2 {",
+                          "the types named as the readers' locals");
+      expect_in_generated("gen_out.c", "\"k\\000x\", 3", "1.2345678901234568e+29",
+                          "the tag key with \\u0000 and the large default");
+    }
     /* strict C11, and gnu11, which predefines linux and unix; declarations
      * first in every block (a caller's C90-style flag; the fresh-user trial
      * found containers' and unions' code mixing them) */
@@ -2020,6 +2061,11 @@ static void test_generator_errors(void **state) {
        "\"required\": [\"r\"], \"additionalProperties\": false}, {\"type\": \"object\", "
        "\"properties\": {\"t\": {\"type\": \"string\"}}, \"required\": [\"t\"]}]}",
        "/oneOf/1: cannot tell the union's wire shape"},
+      /* a constant has no C type of its own to hold in an array or map
+       * (the generated code declared none: adversarial trial) */
+      {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"array\", \"items\": "
+       "{\"const\": \"z\"}}}}",
+       "/properties/a/items: \"const\" is supported on properties only"},
       {"{\"type\": [\"string\", \"integer\"]}",
        "/type: a union of types other than [T, \"null\"] is not supported"},
       {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", \"format\": "

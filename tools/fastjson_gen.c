@@ -336,7 +336,7 @@ static const char *const c_keywords[] = {
     "FASTJSON_STREAM_H", "FASTJSON_TEXT_H", "FASTJSON_WRITER_H", "FASTJSON_VERSION_MAJOR",
     "FASTJSON_VERSION_MINOR", "FASTJSON_VERSION_PATCH", "FASTJSON_VERSION_STRING", "linux", "unix",
     "i386", "static_assert", "alignas", "alignof", "noreturn", "thread_local", "complex",
-    "imaginary", "I",
+    "imaginary", "I", "typeof", "typeof_unqual", /* GNU C and C23 */
     /* C++'s keywords: generated headers are usable from C++ too */
     "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class",
     "compl", "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await",
@@ -432,15 +432,17 @@ static const char *const reserved_type_names[] = {
  * parameters and locals, its static helpers, and what it calls from
  * <string.h>. */
 static const char *const generated_names[] = {
-    "main",   "in",     "out",    "to",     "doc",    "key",   "val",       "it",
-    "parser", "json",   "len",    "arena",  "flags",  "err",   "str_equal", "read_const",
-    "memcmp", "memchr", "memcpy", "memset", "strlen", "strcmp"};
+    "main",      "in",         "out",    "to",     "doc",    "key",    "val",
+    "it",        "parser",     "json",   "len",    "arena",  "flags",  "err",
+    "str_equal", "read_const", "memcmp", "memchr", "memcpy", "memset", "strlen",
+    "strcmp",    "items",      "cap",    "elem",   "values", "total",  "ks"};
 
-/* Whether `name` starts as no type name may: the library's prefixes, its
- * element types' helpers (write_fj_string_array_rest), and '_', which C
- * reserves at file scope and C++ (before a capital) everywhere. */
+/* Whether `name` starts as no type name or constant may: the library's
+ * prefixes, the generated file's static functions (read_T, write_T_rest,
+ * equal_T, for any type T), and '_', which C reserves at file scope and C++
+ * (before a capital) everywhere. */
 static bool reserved_prefix(const char *name) {
-  static const char *const prefixes[] = {"fj_", "FJ_", "write_fj_", "read_fj_", "equal_fj_"};
+  static const char *const prefixes[] = {"fj_", "FJ_", "write_", "read_", "equal_"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
     if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return true;
   return name[0] == '_';
@@ -468,17 +470,42 @@ static bool with_container_suffixes(const char *a, const char *b) {
   return true;
 }
 
+/* Whether b is the name of one of the generated file's tables of a type
+ * named a (T_slots, E_values, ...). */
+static bool names_a_table(const char *a, const char *b) {
+  static const char *const suffixes[] = {"_names",  "_lens",         "_members",     "_required",
+                                         "_slots",  "_equal_custom", "_read_custom", "_variant",
+                                         "_values", "_value_lens"};
+  for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
+    if (with_suffix(a, b, suffixes[i])) return true;
+  return false;
+}
+
 /* Whether type names a and b would make one generated name: equal, or one
  * is the other with "_value" after it (fj_read_T_value reads a T from a
  * cursor, fj_read_U reads a U = T_value from bytes), "_kind" (a union T's
- * enum T_kind), or container suffixes (T's arrays and maps are T_array,
+ * enum T_kind), the suffix of one of the generated file's tables (T_slots,
+ * E_values, ...), or container suffixes (T's arrays and maps are T_array,
  * T_map, T_array_array, ...). */
 static bool names_meet(const char *a, const char *b) {
   static const char *const suffixes[] = {"_value", "_kind"};
   if (!strcmp(a, b)) return true;
   for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++)
     if (with_suffix(a, b, suffixes[i]) || with_suffix(b, a, suffixes[i])) return true;
-  return with_container_suffixes(a, b) || with_container_suffixes(b, a);
+  return with_container_suffixes(a, b) || with_container_suffixes(b, a) || names_a_table(a, b) ||
+         names_a_table(b, a);
+}
+
+/* Whether `name` is the library's or a standard header's, or one the
+ * generated code declares (reserved_prefix(), generated_names,
+ * reserved_type_names), or one letter (e, v, w are locals). */
+static bool reserved_name(const char *name) {
+  if (reserved_prefix(name) || !name[1]) return true;
+  for (size_t i = 0; i < sizeof generated_names / sizeof *generated_names; i++)
+    if (!strcmp(name, generated_names[i])) return true;
+  for (size_t i = 0; i < sizeof reserved_type_names / sizeof *reserved_type_names; i++)
+    if (!strcmp(name, reserved_type_names[i])) return true;
+  return false;
 }
 
 /* Whether a type may not take `name`: another type has it, or a name it
@@ -486,12 +513,7 @@ static bool names_meet(const char *a, const char *b) {
  * holds), or it is the library's (the fj_ and FJ_ prefixes) or a standard
  * header's. */
 static bool name_taken(const char *name) {
-  if (reserved_prefix(name) || !name[1]) return true; /* one letter: e, v, w are locals */
-  for (size_t i = 0; i < sizeof generated_names / sizeof *generated_names; i++)
-    if (!strcmp(name, generated_names[i])) return true;
-
-  for (size_t i = 0; i < sizeof reserved_type_names / sizeof *reserved_type_names; i++)
-    if (!strcmp(name, reserved_type_names[i])) return true;
+  if (reserved_name(name)) return true;
   if (g_root_type && g_root_type->name && names_meet(g_root_type->name, name)) return true;
   for (size_t i = 0; i < g_ntypes; i++)
     if (g_types[i]->name && names_meet(g_types[i]->name, name)) return true;
@@ -572,6 +594,11 @@ static const char *elem_base(const type *t) {
 
 /* The one array (or map) type of `elem`, made on first use. */
 static type *container_of(type *elem, tkind kind, const char *ptr) {
+  /* a constant is a property of a record, with no C type of its own */
+  if (elem->kind == T_CONST)
+    die(child_ptr(ptr, kind == T_ARRAY ? "items" : "additionalProperties"),
+        "\"const\" is supported on properties only, not as array items or map values "
+        "(a one-value \"enum\" is)");
   char *name = fmt("%s_%s", elem_base(elem), kind == T_ARRAY ? "array" : "map");
   for (size_t i = 0; i < g_ntypes; i++)
     if (g_types[i]->kind == kind && !strcmp(g_types[i]->name, name)) return g_types[i];
@@ -683,7 +710,11 @@ static void parse_policies(type *t, const jn *s, const char *ptr) {
  * flag of `t` already named. */
 static bool member_name_taken(const type *t, const char *cname) {
   char *flag = join("has", cname);
-  bool taken = false;
+  /* a member named as a type the struct may use would change that name's
+   * meaning in the struct, which C++ refuses */
+  bool taken = !strcmp(cname, "fj_str");
+  for (size_t i = 0; i < sizeof reserved_type_names / sizeof *reserved_type_names; i++)
+    taken |= !strcmp(cname, reserved_type_names[i]);
   for (size_t i = 0; i < t->nfields && !taken; i++) {
     const field *f = &t->fields[i];
     taken = f->cname && (!strcmp(f->cname, cname) || !strcmp(f->flag, cname) ||
@@ -896,10 +927,12 @@ static type *parse_schema(jn *s, const char *ptr, const char *name_hint, bool *n
 
 /* A oneOf variant in the discriminator-field shape: the string const of
  * property `tag`, or NULL. */
-static const type *variant_tag_const(const type *v, const char *tag) {
+static const type *variant_tag_const(const type *v, const char *tag, size_t tag_len) {
   if (v->kind != T_RECORD) return NULL;
-  for (size_t i = 0; i < v->nfields; i++)
-    if (!strcmp(v->fields[i].name, tag) && v->fields[i].t->kind == T_CONST) return v->fields[i].t;
+  for (size_t i = 0; i < v->nfields; i++) /* by length: a key may hold \u0000 */
+    if (v->fields[i].name_len == tag_len && !memcmp(v->fields[i].name, tag, tag_len) &&
+        v->fields[i].t->kind == T_CONST)
+      return v->fields[i].t;
   return NULL;
 }
 
@@ -942,17 +975,16 @@ static bool variant_name_taken(const type *u, const char *cname) {
 static void resolve_union(type *u) {
   const type *v0 = u->variants[0].t;
   for (size_t f = 0; v0->kind == T_RECORD && f < v0->nfields && !u->tag; f++) {
-    char *tag = v0->fields[f].name;
+    const field *tf = &v0->fields[f];
     bool all = true;
     for (size_t i = 0; i < u->nvariants; i++)
-      all &= variant_tag_const(u->variants[i].t, tag) != NULL;
-    if (all) u->tag = tag;
+      all &= variant_tag_const(u->variants[i].t, tf->name, tf->name_len) != NULL;
+    if (all) u->tag = tf->name, u->tag_len = tf->name_len;
   }
   if (u->tag) {
     u->shape = SHAPE_FIELD;
-    u->tag_len = strlen(u->tag);
     for (size_t i = 0; i < u->nvariants; i++) {
-      const type *c = variant_tag_const(u->variants[i].t, u->tag);
+      const type *c = variant_tag_const(u->variants[i].t, u->tag, u->tag_len);
       u->variants[i].tag = c->values[0];
       u->variants[i].tag_len = c->value_lens[0];
     }
@@ -993,10 +1025,11 @@ static void resolve_union(type *u) {
 /* Whether `name` is one of the header's type names (a union's T_kind too)
  * or one of the first `n` constants in `seen`. */
 static bool constant_taken(const char *name, char *const *seen, size_t n) {
+  if (is_keyword(name) || reserved_name(name)) return true;
   for (size_t i = 0; i < g_ntypes; i++) {
     const type *t = g_types[i];
     if (!t->name) continue;
-    if (!strcmp(t->name, name)) return true;
+    if (!strcmp(t->name, name) || names_a_table(t->name, name)) return true;
     if (t->kind == T_UNION && !strcmp(join(t->name, "kind"), name)) return true;
   }
   for (size_t i = 0; i < n; i++)
@@ -1006,6 +1039,7 @@ static bool constant_taken(const char *name, char *const *seen, size_t n) {
 
 /* A constant no type and no earlier constant has: `c`, or c_2, c_3, ... */
 static char *unique_constant(char *c, char *const *seen, size_t n) {
+  if (reserved_prefix(c)) c = join("E", c); /* no suffix would free fj_x, read_x */
   char *name = c;
   for (int k = 2; constant_taken(name, seen, n); k++)
     name = join(c, fmt("%d", k));
@@ -1500,13 +1534,23 @@ static void emit_container_reader(sbuf *c, const type *t) {
 }
 
 /* A default as a C expression of the field's type. */
+/* A double constant C reads as the double the JSON text `s` is (strtod()
+ * rounds correctly, as the library does): the text as written may be an
+ * integer too large for C (1e30 written out) or underflow (1e-400). */
+static char *double_literal(const char *s) {
+  char *t = fmt("%.17g", strtod(s, NULL));
+  return strpbrk(t, ".e") ? t : fmt("%s.0", t);
+}
+
 static char *default_expr(const field *f) {
   const jn *d = f->def;
   switch (f->t->kind) {
   case T_BOOL: return xstrdup(d->b ? "true" : "false");
-  case T_DOUBLE: return fmt("%s", d->s);
+  case T_DOUBLE: return double_literal(d->s);
   case T_INT32: return fmt("%s", d->s);
-  case T_INT64: return d->s[0] == '-' ? fmt("-INT64_C(%s)", d->s + 1) : fmt("INT64_C(%s)", d->s);
+  case T_INT64: /* -2^63 has no literal: its magnitude is no int64_t */
+    if (!strcmp(d->s, "-9223372036854775808")) return xstrdup("INT64_MIN");
+    return d->s[0] == '-' ? fmt("-INT64_C(%s)", d->s + 1) : fmt("INT64_C(%s)", d->s);
   case T_UINT64: return fmt("UINT64_C(%s)", d->s);
   case T_STRING: return fmt("(fj_str){%s, %zu}", c_string(d->s, d->slen), d->slen);
   case T_ENUM:
