@@ -2123,6 +2123,10 @@ static void test_generator_errors(void **state) {
                             buf, sizeof buf),
                    1);
   assert_non_null(strstr(buf, "/properties/s/default: default must be a string"));
+  /* an output name #include "..." cannot hold is a usage error (exit 2),
+   * not a .c file that does not compile (adversarial trial) */
+  assert_int_equal(generate_as("{\"type\": \"object\"}", "'o\"ut'", buf, sizeof buf), 2);
+  assert_non_null(strstr(buf, "#include"));
 }
 
 int main(void) {
