@@ -2034,6 +2034,30 @@ static void test_two_generated_headers(void **state) {
   if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("two generated headers clash:\n%s", out);
 }
 
+/* A record of 300 properties: the writers' pre-quoted keys (over 4095
+ * bytes, the longest string literal -Wpedantic allows) still compile
+ * (adversarial trial: they were one literal). */
+static void test_many_properties_pedantic(void **state) {
+  (void)state;
+  size_t cap = 64 + 300 * 48;
+  char *schema = malloc(cap), out[4096], cmd[1024];
+  assert_non_null(schema);
+  size_t n = (size_t)snprintf(schema, cap,
+                              "{\"title\": \"Many\", \"type\": \"object\", "
+                              "\"properties\": {");
+  for (int i = 0; i < 300; i++)
+    n += (size_t)snprintf(schema + n, cap - n, "%s\"property_%04d\": {\"type\": \"string\"}",
+                          i ? ", " : "", i);
+  snprintf(schema + n, cap - n, "}}");
+  if (generate(schema, out, sizeof out)) fail_msg("%s", out);
+  free(schema);
+  snprintf(cmd, sizeof cmd,
+           "%s -std=c11 -Wall -Wextra -Wpedantic -Werror -fsyntax-only -I%s/include %s/gen_out.c "
+           "2>&1",
+           FJ_CC, FJ_SOURCE_DIR, g_dir);
+  if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("300 properties do not compile:\n%s", out);
+}
+
 static void test_generator_errors(void **state) {
   (void)state;
   static const char *const cases[][2] = {
@@ -2152,6 +2176,7 @@ int main(void) {
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_two_generated_headers),
+      cmocka_unit_test(test_many_properties_pedantic),
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_descriptors_match_generated),
       cmocka_unit_test(test_descriptors_name_len),

@@ -2239,7 +2239,17 @@ static void emit_source(sbuf *c, const char *header_name) {
   if (g_nqkeys) {
     out(c, "/* The writers' keys as written, quoted and with the colon, one after another\n"
            " * and then FJ_QKEY_SPAN's 32 spare bytes (fj_writer_qkey()). */\n");
-    out(c, "static const char fj_qkeys[%zu] =%s;\n\n", g_qkeys_len + 32, g_qkeys.s);
+    if (g_qkeys_len <= 4095) {
+      out(c, "static const char fj_qkeys[%zu] =%s;\n\n", g_qkeys_len + 32, g_qkeys.s);
+    } else { /* C (-Wpedantic) limits a string literal to 4095 bytes: bytes */
+      out(c, "static const char fj_qkeys[%zu] = {", g_qkeys_len + 32);
+      for (size_t i = 0; i < g_nqkeys; i++) {
+        out(c, "\n    /* %zu */", g_qkey_offsets[i]);
+        for (const char *q = g_qkey_names[i]; *q; q++)
+          out(c, " %d,", (unsigned char)*q);
+      }
+      out(c, "\n};\n\n");
+    }
   }
   if (g_need_str_equal) {
     out(c, "static bool str_equal(fj_str a, fj_str b) {\n");
