@@ -1022,8 +1022,9 @@ static void resolve_union(type *u) {
   }
 }
 
-/* Whether `name` is one of the header's type names (a union's T_kind too)
- * or one of the first `n` constants in `seen`. */
+/* Whether `name` is a keyword or standard macro, reserved (reserved_name()),
+ * one of the header's type names (a union's T_kind too) or the .c file's
+ * tables (names_a_table()), or one of the first `n` constants in `seen`. */
 static bool constant_taken(const char *name, char *const *seen, size_t n) {
   if (is_keyword(name) || reserved_name(name)) return true;
   for (size_t i = 0; i < g_ntypes; i++) {
@@ -1542,7 +1543,6 @@ static void emit_container_reader(sbuf *c, const type *t) {
   }
 }
 
-/* A default as a C expression of the field's type. */
 /* A double constant C reads as the double the JSON text `s` is (strtod()
  * rounds correctly, as the library does): the text as written may be an
  * integer too large for C (1e30 written out) or underflow (1e-400). */
@@ -1551,6 +1551,7 @@ static char *double_literal(const char *s) {
   return strpbrk(t, ".e") ? t : fmt("%s.0", t);
 }
 
+/* A default as a C expression of the field's type. */
 static char *default_expr(const field *f) {
   const jn *d = f->def;
   switch (f->t->kind) {
