@@ -1937,7 +1937,7 @@ static void test_generated_names_compile(void **state) {
        * compiled and read past its buffer: sizeof(values) was the local
        * pointer's), the tables of a type (Shadow_names), enum constants that
        * are the library's, a standard macro or a C++ keyword (fj_str,
-       * UINT64_MAX, thread_local; fj_... once hung the generator), members
+       * UINT64_MAX, thread_local; no _2, _3 frees fj_..., so it gets E_), members
        * named as types later members use (C++), typeof (GNU C, C23);
        * defaults whose text C reads otherwise (too large an integer,
        * underflow, -2^63); a union tag key holding \u0000 */
