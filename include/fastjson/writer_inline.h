@@ -63,7 +63,7 @@ typedef struct fj__writer_hot {
   uint8_t fast_end;       /* states below it take the compact value paths: 3, or 0 (pretty) */
   uint8_t pair_fast;      /* 2, or 0 (pretty): keys and ends in one of their pair of states */
   uint8_t short_in;       /* 1: short strings and keys may take the inline paths below (0
-                           * when '/' is escaped, or the avx512 kernel's paths serve them) */
+                           * when '/' is escaped) */
 } fj__writer_hot;
 
 static inline fj__writer_hot *fj__writer_hot_of(fj_writer *w) {

@@ -126,6 +126,18 @@ static const uint8_t fj_avx512_wsop[64] = {
 #undef FJ_S
 #include "scan/simd_block.h"
 
+/* The last, partial block in one masked load: masked-off bytes are not read
+ * (no fault past the input). Copied through the stack instead, the 64-byte
+ * load had to wait for the copy's smaller stores to reach the cache (they
+ * cannot be forwarded to it), which made the writer's UTF-8 check of short
+ * non-ASCII strings (all tail) slower than the avx2 kernel's. */
+#define FJ_K_HAVE_LOAD_TAIL
+static inline void fj_k_load_tail(fj_k_block *blk, const uint8_t *p, size_t n, uint8_t fill) {
+  const __mmask64 live = (__mmask64)_bzhi_u64(~UINT64_C(0), (unsigned)n);
+  blk->v[0] =
+      _mm512_mask_blend_epi8(live, _mm512_set1_epi8((char)fill), _mm512_maskz_loadu_epi8(live, p));
+}
+
 static inline void fj_k_classify(const fj_k_block *blk, fj__masks *m) {
   fj_v v = blk->v[0];
   __mmask64 wsop = _mm512_cmpeq_epi8_mask(v, _mm512_permutexvar_epi8(v, fj_v_load(fj_avx512_wsop)));

@@ -17,6 +17,9 @@
  *   bool fj_k_utf8_valid(fj_k_utf8 *u)      after the last block: no error,
  *                                           no sequence left incomplete
  *
+ * A kernel that can load the last, partial block without reading past the
+ * input defines FJ_K_HAVE_LOAD_TAIL and its own fj_k_load_tail (contract
+ * below).
  * A kernel with a faster way to turn a bitmask into offsets defines
  * FJ_K_HAVE_FLATTEN and its own fj_k_flatten, fj_k_base, fj_k_base_at and
  * fj_k_base_next (same contract as below). A kernel with a cheaper way to
@@ -35,6 +38,17 @@
 #define FJ_K_PASTE2(a, b) a##b
 #define FJ_K_PASTE(a, b) FJ_K_PASTE2(a, b)
 #define FJ_K_ENTRY FJ_K_PASTE(fj__stage1_, FJ_K_NAME)
+
+#ifndef FJ_K_HAVE_LOAD_TAIL
+/* The n < 64 bytes at p as a block, the bytes after them `fill`; nothing
+ * past p + n is read. Here through a buffer on the stack. */
+static inline void fj_k_load_tail(fj_k_block *blk, const uint8_t *p, size_t n, uint8_t fill) {
+  uint8_t tail[64];
+  memset(tail, fill, sizeof tail);
+  memcpy(tail, p, n);
+  fj_k_load(blk, tail);
+}
+#endif
 
 /* Carried from one block to the next. */
 typedef struct fj_k_carry {
@@ -259,10 +273,7 @@ fj_error FJ_K_ENTRY(const uint8_t *buf, size_t len, uint32_t *idx, fj__stage1_re
     i += 64;
   }
   if (i < len) { /* the tail, padded with spaces: never read past the input */
-    uint8_t tail[64];
-    memset(tail, ' ', sizeof tail);
-    memcpy(tail, buf + i, len - i);
-    fj_k_load(&a, tail);
+    fj_k_load_tail(&a, buf + i, len - i, ' ');
     FJ_K_STEP(a, i);
     i += 64;
   }

@@ -21,9 +21,7 @@ bool FJ_K_UTF8_VALID(const uint8_t *src, size_t n) {
   if (i < n) {
     /* the tail, padded with NULs: a sequence cut off by the end is then
      * an error in the padding, as it is in a document's last block */
-    uint8_t tail[64] = {0};
-    memcpy(tail, src + i, n - i);
-    fj_k_load(&b, tail);
+    fj_k_load_tail(&b, src + i, n - i, 0);
     fj_k_utf8_block(&u, &b);
   }
   return fj_k_utf8_valid(&u);
