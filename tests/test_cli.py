@@ -233,6 +233,25 @@ class Cli(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("documents:  %d\n" % want, r.stdout.decode())
 
+    def test_ndjson_file_larger_than_a_document_is_read_in_chunks(self):
+        # a regular file past FJ_MAX_DOCUMENT_SIZE (4 GiB - 2) cannot be loaded
+        # as one buffer; it was refused (FJ_ERR_CAPACITY) where the same bytes
+        # from a pipe were read. A sparse file: 4.3 GB of NULs, written as none.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "big.ndjson")
+            with open(path, "wb") as f:
+                f.write(b'{"a":1}\n')
+                f.truncate(4400 << 20)
+                f.seek(0, os.SEEK_END)
+                f.write(b'\n{"b":2}\n')
+            if os.stat(path).st_blocks * 512 > (1 << 20):
+                self.skipTest("no sparse files here")
+            r = run("stats", "--ndjson", path)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(b"big.ndjson:2:1: the line is longer than the longest accepted, here 64 "
+                      b"MiB (see --max-line) (FJ_ERR_DOCUMENT_TOO_LARGE, byte 8)", r.stderr)
+        self.assertIn(b"valid:      2\n", r.stdout)  # the lines around it
+
     def test_invalid_input_writes_nothing_to_stdout(self):
         for cmd in ("minify", "pretty"):
             r = run(cmd, "-", stdin=b'[1, 2,]')

@@ -353,7 +353,8 @@ static int worse(int a, int b) { return a == EXIT_IO || b == EXIT_IO ? EXIT_IO :
 
 /* Opens FILE as an NDJSON stream that validates every line: the loaded
  * file for a regular file, chunked reads (memory bounded by the longest
- * line) for '-' (standard input), pipes and devices. Lines longer than
+ * line) for '-' (standard input), pipes, devices and regular files too large
+ * to load as one buffer (FJ_MAX_DOCUMENT_SIZE). Lines longer than
  * max_line (--max-line) are FJ_ERR_DOCUMENT_TOO_LARGE either way,
  * so a file gives the same verdict however it is passed. *fd receives a
  * descriptor to close, or -1. */
@@ -370,8 +371,11 @@ static int open_ndjson(const char *path, fj_file *f, fj_stream **s, uint64_t *to
   *fd = -1;
   if (strcmp(path, "-") == 0) {
     err = fj_stream_new_fd(s, 0, &o);
-  } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+  } else if (stat(path, &st) == 0 &&
+             (S_ISREG(st.st_mode) ? (uint64_t)st.st_size > FJ_MAX_DOCUMENT_SIZE
+                                  : !S_ISDIR(st.st_mode))) {
     if ((*fd = open(path, O_RDONLY)) < 0) return io_failed(path, "cannot read", FJ_ERR_IO);
+    if (S_ISREG(st.st_mode)) *total = (uint64_t)st.st_size;
     err = fj_stream_new_fd(s, *fd, &o);
   } else {
     int rc = load(path, f);
