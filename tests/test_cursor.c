@@ -1017,6 +1017,17 @@ static void rewind_restarts(void **state) {
   fj_parser *fresh;
   OK(fj_parser_new(&fresh, NULL));
   EXPECT(fj_parser_rewind(fresh), FJ_ERR_INVALID_ARG); /* no document yet */
+  /* a failed validation holds no document, whichever stage failed (stage 2
+   * here, stage 1 next); its error and location stay */
+  EXPECT(fj_parser_validate(fresh, "[1,]", 4), FJ_ERR_EXPECTED_VALUE);
+  EXPECT(fj_parser_rewind(fresh), FJ_ERR_INVALID_ARG);
+  fj_location loc;
+  EXPECT(fj_parser_last_error(fresh, &loc), FJ_ERR_EXPECTED_VALUE);
+  assert_int_equal(loc.offset, 3);
+  EXPECT(fj_parser_validate(fresh, "\"\xff\"", 3), FJ_ERR_UTF8);
+  EXPECT(fj_parser_rewind(fresh), FJ_ERR_INVALID_ARG);
+  OK(fj_parser_validate(fresh, "[1]", 3));
+  OK(fj_parser_rewind(fresh));
   fj_parser_free(fresh);
 
   fj_value root = parse(f, "{\"a\": [1, 2, 3], \"b\": \"bee\"}"), v, el;

@@ -243,7 +243,8 @@ FJ_API fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t l
 /** Moves the cursor back to the root of the current document. Handles
  *  below the root (and iterations) become stale; the root value stays valid.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `parser` is NULL or holds no
- *          document (none was parsed, or the last fj_parser_parse() failed). */
+ *          document (none was parsed, or the last fj_parser_parse() or
+ *          fj_parser_validate() failed). */
 FJ_API fj_error fj_parser_rewind(fj_parser *parser);
 
 /** The code of the last error a call on this parser or its values returned

@@ -140,7 +140,12 @@ fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
   fj_value root;
   fj_error err = fj__parse_for_validation(p, json, len, &root);
   if (err) return err;
-  return fj__validate_document(p);
+  err = fj__validate_document(p);
+  /* an invalid document is not held, whichever stage found it (its error
+   * and location are): fj_parser_rewind() refuses it, as after a failed
+   * fj_parser_parse() */
+  if (err) p->doc = p->hot.cur = 0;
+  return err;
 }
 
 fj_error fj__validate_document(fj_parser *p) {
