@@ -57,9 +57,12 @@ typedef enum fj_stream_format {
   /** Concatenated documents: values one after another, separated by
    *  whitespace where they would otherwise run together (`1 2`, `{}{}`,
    *  `[1]"a"`). Document ends are found by a byte-level scan of strings,
-   *  escapes and bracket depth, so a bad document (say `[1,,2]`) is reported
-   *  and the next one read. A stray `]`, `}`, `,` or `:` between documents is
-   *  a one-byte bad document. */
+   *  escapes and bracket depth, so a bad document is delimited all the same
+   *  and the next one read after it. An error inside one (say `[1,,2]`, or a
+   *  literal `truefalse`) is reported by fj_stream_next() with
+   *  FJ_STREAM_VALIDATE; without it, when the cursor reads that part of the
+   *  document, as for fj_parser_parse(). A stray `]`, `}`, `,` or `:` between
+   *  documents is a one-byte bad document either way. */
   FJ_STREAM_CONCATENATED = 2,
   /** The elements of one array, each delivered as a document: the root
    *  array, or the array at fj_stream_options.pointer (RFC 6901; for example
