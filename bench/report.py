@@ -18,6 +18,7 @@ import json
 import math
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -183,6 +184,18 @@ class Results:
 # Tasks whose ratio is taken from another fastjson row than the default: the
 # one that does what the peers do (simdjson::minify does not validate).
 LIKE_FOR_LIKE = {"minify": "fastjson-unvalidated"}
+
+
+def dispatch_medians(results, side):
+    """Median value per row over the rounds dispatch-SIDE-N.json (run_all.sh)."""
+    values = {}
+    for path in glob.glob(os.path.join(results, f"dispatch-{side}-*.json")):
+        r = Results()
+        r.load(path)
+        for k, v in r.rows.items():
+            values.setdefault(k, []).append(v)
+    return {k: dict(value=statistics.median(x["value"] for x in v), unit=v[0]["unit"])
+            for k, v in values.items()}
 
 
 def fastjson_main(libs, kernel, task=None):
@@ -654,17 +667,19 @@ def main():
         memo.append("*Not measured*: no memory results.")
         memo.append("")
 
-    # ---- dispatch: distribution flags vs -march=native
+    # ---- dispatch: distribution flags vs -march=native, the builds in turns
     disp = []
-    native = Results()
-    native.load(os.path.join(args.results, "native.json"))
-    pairs = [(k, v, native.rows[k]) for k, v in sorted(res.rows.items()) if k in native.rows]
+    default_rows, native_rows = dispatch_medians(args.results, "default"), \
+        dispatch_medians(args.results, "native")
+    pairs = [(k, v, native_rows[k]) for k, v in sorted(default_rows.items()) if k in native_rows]
     if pairs:
+        rounds = len(glob.glob(os.path.join(args.results, "dispatch-native-*.json")))
         disp.append("fastjson's stage-2 tasks (string unescaping, key matching, number "
-                    "parsing) from the run's build with the distribution's default flags, and "
-                    "again from a second build with `-march=native` (same sources, same run, "
-                    "same repetitions). fastjson picks its SIMD code at run time, so the two "
-                    "should match; a ratio below 1 is what the default build loses.")
+                    "parsing) from the run's build with the distribution's default flags and "
+                    "from a second build with `-march=native` (same sources), the two taking "
+                    f"turns: {rounds} rounds of one repetition each, medians. fastjson picks its "
+                    "SIMD code at run time, so the two should match; a ratio below 1 is what "
+                    "the default build loses.")
         disp.append("")
         disp.append("| benchmark | default flags | `-march=native` | default / native |")
         disp.append("|---|--:|--:|--:|")
@@ -857,7 +872,8 @@ def main():
               "`-DFJ_BUILD_BENCH=ON`, runs `fastjson_bench` with `--benchmark_repetitions`, "
               "`--benchmark_report_aggregates_only` and random interleaving, the scaling "
               "documents and `fastjson-mem-peak`, fastjson's visit, query and parse_double "
-              "again from a second build with `-march=native` (`build-bench-native/`), then "
+              "from that build and a second one with `-march=native` (`build-bench-native/`) "
+              "in turns, then "
               "`bench/report.py`, which writes this file "
               "and `bench/charts/*.png`. Raw results (google-benchmark JSON, memory JSON lines) "
               "stay in `build-bench/bench-results/`. A missing peer is left out with a message, "

@@ -2,9 +2,10 @@
 # Regenerates BENCHMARKS.md and bench/charts/*.png: builds fastjson_bench and
 # fastjson-mem-peak in Release (the distribution's default flags: no
 # -march=native), runs the TASK/LIBRARY/INPUT matrix over the corpus with
-# repetitions, fastjson's visit, query and parse_double again from a second
-# build with -march=native (BUILD-native), the scaling documents (1 KB ..
-# 100 MB), the peak-memory program, the codec compile cost
+# repetitions, fastjson's visit, query and parse_double from the default
+# build and from a second one with -march=native (BUILD-native) in turns,
+# the scaling documents (1 KB .. 100 MB), the peak-memory program, the codec
+# compile cost
 # (bench/codec_compile_cost.py), then bench/report.py.
 #
 #   bench/run_all.sh            full run: 10 repetitions, all scaling sizes
@@ -141,19 +142,31 @@ done
 # Issue 4: string unescaping, key matching and number parsing follow the
 # run-time kernel, so the distribution-flags build should match one built for
 # this CPU. Only fastjson's rows of visit, query and parse_double; skipped
-# when FJ_BENCH_FILTER narrows the run.
+# when FJ_BENCH_FILTER narrows the run. The two builds take turns, one
+# repetition each per round ($reps rounds): run one after the other, the
+# comparison measured the machine's load as much as the flags (on a shared
+# host the same binary ran 10-30 % apart from one minute to the next).
 if [ -z "${FJ_BENCH_FILTER:-}" ]; then
-  say "dispatch: visit, query, parse_double built with -march=native"
+  say "dispatch: visit, query, parse_double, default and -march=native builds in turns"
   nbuild="$build-native"
   if cmake -S "$root" -B "$nbuild" -DCMAKE_BUILD_TYPE=Release -DFJ_BUILD_BENCH=ON \
     -DFJ_BUILD_TESTS=OFF -DFJ_DATA_DIR="$data" -DCMAKE_C_FLAGS="${CFLAGS:-} -march=native" \
     -DCMAKE_CXX_FLAGS="${CXXFLAGS:-} -march=native" >"$res/native-build.log" 2>&1 &&
     cmake --build "$nbuild" -j "$jobs" --target fastjson_bench >>"$res/native-build.log" 2>&1; then
-    # shellcheck disable=SC2086
-    env -u FJ_SCALING_DIR "$nbuild/bench/fastjson_bench" $common \
-      --benchmark_filter='^(visit|query|parse_double)/fastjson/' \
-      --benchmark_out="$res/native.json" --benchmark_out_format=json \
-      >/dev/null 2>"$res/native.log" || rm -f "$res/native.json"
+    rm -f "$res"/dispatch-*.json
+    round=1
+    while [ "$round" -le "$reps" ]; do
+      for side in default native; do
+        bin="$bench"
+        [ "$side" = native ] && bin="$nbuild/bench/fastjson_bench"
+        env -u FJ_SCALING_DIR "$bin" --benchmark_format=json --benchmark_repetitions=1 \
+          --benchmark_min_time="$min_time" \
+          --benchmark_filter='^(visit|query|parse_double)/fastjson/' \
+          --benchmark_out="$res/dispatch-$side-$round.json" --benchmark_out_format=json \
+          >/dev/null 2>>"$res/dispatch.log" || rm -f "$res/dispatch-$side-$round.json"
+      done
+      round=$((round + 1))
+    done
   else
     echo "run_all.sh: the -march=native build failed (log: $res/native-build.log)" >&2
   fi
