@@ -64,7 +64,9 @@ enum fj_write_flags {
    *  are copied as they are. Ignored with FJ_WRITE_ESCAPE_UNICODE. */
   FJ_WRITE_NO_VALIDATE_UTF8 = 1u << 4,
   /** Replace each invalid UTF-8 sequence (its maximal subpart, as Unicode
-   *  section 3.9 recommends) by U+FFFD instead of failing with FJ_ERR_UTF8. */
+   *  section 3.9 recommends) by U+FFFD instead of failing with FJ_ERR_UTF8.
+   *  Nothing is replaced with FJ_WRITE_NO_VALIDATE_UTF8, which copies the
+   *  bytes unchecked (unless FJ_WRITE_ESCAPE_UNICODE overrides it). */
   FJ_WRITE_REPLACE_INVALID_UTF8 = 1u << 5,
   /** Write NaN and infinities as `null` instead of failing with
    *  FJ_ERR_NUMBER_RANGE. */
