@@ -533,7 +533,7 @@ static fj_error write_record(write_ctx *c, fj_writer *w, const fj_record_desc *d
   /* compact output, '/' not escaped: the inline paths apply. After the
    * object's start and after each member the state is one that takes a
    * key (write_plain() needs it) */
-  const bool plain_ok = e == FJ_OK && w->h.pair_fast != 0 && w->short_ok; /* no writer: e */
+  const bool plain_ok = e == FJ_OK && w->h.pair_fast != 0 && w->h.short_in; /* no writer: e */
   for (size_t i = 0; !e && i < desc->nfields; i++) {
     const fj_field_desc *f = &desc->fields[i];
     const char *src = base + f->offset;

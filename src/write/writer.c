@@ -265,11 +265,10 @@ static void start(fj_writer *w, fj_sink sink) {
    * inline check it replaced (Zen 5, write/fastjson, min of 7 interleaved
    * runs: citm_catalog.json 305 -> 278 us, instruments.json 57 -> 49,
    * twitter.json 149 -> 138) */
-  w->vshort = w->short_ok && (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) &&
+  w->vshort = w->h.short_in && (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) &&
               strcmp(fj__kernel_now()->name, "avx512") == 0;
   w->vescape = w->vshort && w->esc == FJ__ESC_VALIDATE;
 #endif
-  w->h.short_in = w->short_ok;
   w->finished = false;
   w->err = FJ_OK;
   w->h.depth = 0;
@@ -331,7 +330,7 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
   if (o.flags & FJ_WRITE_ESCAPE_UNICODE) w->esc |= FJ__ESC_UNICODE | FJ__ESC_VALIDATE;
   if (o.flags & FJ_WRITE_REPLACE_INVALID_UTF8) w->esc |= FJ__ESC_REPLACE;
   if (o.flags & FJ_WRITE_ESCAPE_SLASH) w->esc |= FJ__ESC_SLASH;
-  w->short_ok = !(w->esc & FJ__ESC_SLASH);
+  w->h.short_in = !(w->esc & FJ__ESC_SLASH);
   bool stop_high = (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_UNICODE)) != 0;
 #ifdef FJ_ESCAPE_SSE2_WRITER
   w->h.short_k = stop_high ? short_k_high : short_k_low;
@@ -556,7 +555,7 @@ fj_error(fj_writer_stringn)(fj_writer *w, const char *s, size_t len) {
 #ifdef FJ_WRITE_AVX512
   if (FJ_LIKELY(w != NULL && w->vshort)) return stringn_avx512(w, s, len);
 #endif
-  if (FJ_LIKELY(w != NULL && s != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
+  if (FJ_LIKELY(w != NULL && s != NULL && len <= FJ_SHORT_MAX && w->h.short_in)) {
     unsigned st = w->h.state;
     uint8_t *p = w->h.pos;
     if (FJ_LIKELY(st < w->h.fast_end && (size_t)(w->h.end - p) >= FJ_SHORT_ROOM)) {
@@ -596,7 +595,7 @@ FJ_NOINLINE fj_error fj__writer_keyn_general(fj_writer *w, const char *key, size
  * position and returns the end, without committing anything; NULL when the
  * general code must do it. */
 static inline uint8_t *key_fast(fj_writer *w, const char *key, size_t len, size_t more) {
-  if (FJ_LIKELY(w != NULL && key != NULL && len <= FJ_SHORT_MAX && w->short_ok)) {
+  if (FJ_LIKELY(w != NULL && key != NULL && len <= FJ_SHORT_MAX && w->h.short_in)) {
     unsigned st = w->h.state;
     uint8_t *p = w->h.pos;
     if (FJ_LIKELY(st - ST_OBJ_KEY_NEXT < w->h.pair_fast &&
@@ -937,7 +936,7 @@ FJ_SCALAR_MEMBERS(FJ_QMEMBER)
 fj_error fj_writer_qmember_stringn(fj_writer *w, const char *qkey, size_t qlen, const char *s,
                                    size_t len) {
   uint8_t *p;
-  if (s != NULL && len <= FJ_SHORT_MAX && w != NULL && w->short_ok &&
+  if (s != NULL && len <= FJ_SHORT_MAX && w != NULL && w->h.short_in &&
       (p = qkey_fast(w, qkey, qlen, FJ_SHORT_MAX + 2)) != NULL) {
     *p = '"';
     if (FJ_LIKELY(fj__copy_short(p + 1, (const uint8_t *)s, len, w->h.short_k))) {

@@ -54,7 +54,6 @@ struct fj_writer {
   fj__writer_hot h; /* first: the window, state, depth and the states after each level,
                      * which the public header's inline paths use too */
   uint8_t *mark;    /* where the current event's output began (to take it back) */
-  bool short_ok;    /* short strings may take the inline path (no '/' escaping) */
   bool vshort;      /* short strings and keys take the AVX-512 inline path (writer.c) */
   bool vescape;     /* other strings take fj__escape_avx512() */
   bool finished;
