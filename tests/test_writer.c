@@ -966,7 +966,8 @@ static void test_string_options(void **state) {
  * they were), then a character of 3 bytes at each position, then a stray
  * continuation byte at each position (refused, or U+FFFD with
  * FJ_WRITE_REPLACE_INVALID_UTF8), then a character cut short at the end;
- * then RFC 3629's malformed sequences (overlong, surrogate, above
+ * a character cut short by a quote, an escape before a character of 3
+ * bytes; then RFC 3629's malformed sequences (overlong, surrogate, above
  * U+10FFFF, bytes never used) and well-formed 2- and 4-byte characters at
  * each position. Run once per kernel: each has its own escaper. */
 static void test_string_tails(void **state) {
@@ -1020,6 +1021,20 @@ static void test_string_tails(void **state) {
       snprintf(want, sizeof want, "[\"%.*s\xef\xbf\xbd%.*s\"]", (int)e, in, (int)(n - e - 1),
                in + e + 1);
       expect_escaped(FJ_WRITE_REPLACE_INVALID_UTF8, in, n, want);
+    }
+    for (size_t e = 0; e + 3 <= n; e++) { /* a character cut short by a quote at e + 2 */
+      memset(in, 'a', n);
+      memcpy(in + e, "\xe2\x82\"", 3);
+      fj_error err;
+      assert_null(one_string(0, in, n, &err));
+      assert_int_equal(err, FJ_ERR_UTF8);
+    }
+    for (size_t e = 0; e + 4 <= n; e++) { /* a newline, then the euro sign, at e */
+      memset(in, 'a', n);
+      memcpy(in + e, "\n\xe2\x82\xac", 4);
+      snprintf(want, sizeof want, "[\"%.*s\\n\xe2\x82\xac%.*s\"]", (int)e, in, (int)(n - e - 4),
+               in + e + 4);
+      expect_escaped(0, in, n, want);
     }
     if (n >= 2) { /* a character cut short at the end */
       memset(in, 'a', n);
