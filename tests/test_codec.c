@@ -474,6 +474,116 @@ static void test_enum_out_of_range_is_refused(void **state) {
   fj_buffer_free(&b);
 }
 
+/* A failing allocator, for fj_encode_map_keys()'s table: it fails once
+ * `budget` bytes have been handed out. */
+typedef struct budget {
+  size_t left;
+} budget;
+static void *budget_malloc(void *ctx, size_t n) {
+  budget *b = ctx;
+  if (n > b->left) return NULL;
+  b->left -= n;
+  return malloc(n);
+}
+static void *budget_realloc(void *ctx, void *p, size_t old_n, size_t n) {
+  budget *b = ctx;
+  if (n > old_n && n - old_n > b->left) return NULL;
+  if (n > old_n) b->left -= n - old_n;
+  return realloc(p, n);
+}
+static void budget_free(void *ctx, void *p, size_t n) {
+  (void)ctx, (void)n;
+  free(p);
+}
+
+/* Policy.counts written with n keys, keys[dup] = keys[0] when dup > 0;
+ * returns the write's error, and checks that a written map reads back with
+ * the same keys and values. */
+static fj_error write_counts(size_t n, size_t dup, const fj_allocator *alloc) {
+  char names[64][8];
+  fj_str keys[64];
+  int32_t values[64];
+  for (size_t i = 0; i < n; i++) {
+    snprintf(names[i], sizeof names[i], "k%zu", i);
+    keys[i] = (fj_str){names[i], strlen(names[i])};
+    values[i] = (int32_t)(i * 3);
+  }
+  if (dup) keys[dup] = keys[0];
+  Policy p;
+  memset(&p, 0, sizeof p);
+  p.qty = 1;
+  p.has_counts = true;
+  p.counts = (fj_int32_map){keys, values, n};
+  fj_buffer b = {0};
+  fj_writer *w;
+  fj_writer_options o = {0};
+  o.allocator = alloc;
+  OK(fj_writer_new(&w, &o, fj_sink_buffer(&b)));
+  fj_error e = fj_write_Policy(w, &p);
+  if (!e) {
+    OK(fj_writer_finish(w));
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    Policy back;
+    fj_decode_error err;
+    OK(fj_read_Policy(NULL, b.data, b.len, &a, 0, &back, &err));
+    assert_int_equal(back.counts.count, n);
+    for (size_t i = 0; i < n; i++) {
+      assert_int_equal(back.counts.keys[i].len, keys[i].len);
+      assert_memory_equal(back.counts.keys[i].data, keys[i].data, keys[i].len);
+      assert_int_equal(back.counts.values[i], values[i]);
+    }
+    fj_arena_free(&a);
+  }
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+  return e;
+}
+
+/* A map with a key twice is refused by the generated writer (its reader
+ * refuses such a map by default), not written: up to 16 keys by a scan,
+ * from 17 on through a hash table from the writer's allocator. */
+static void test_map_duplicate_keys_not_written(void **state) {
+  (void)state;
+  for (size_t n = 0; n <= 64; n++) {
+    OK(write_counts(n, 0, NULL));
+    for (size_t dup = 1; dup < n; dup += 1 + n / 8)
+      EXPECT(write_counts(n, dup, NULL), FJ_ERR_DUPLICATE_KEY);
+  }
+  /* the table's allocation failing: FJ_ERR_NOMEM, the small scan needs none */
+  budget plenty = {1u << 20};
+  fj_allocator enough = {budget_malloc, budget_realloc, budget_free, &plenty};
+  fj_writer *w;
+  fj_buffer b = {0};
+  OK(fj_writer_new(&w, &(fj_writer_options){.allocator = &enough}, fj_sink_buffer(&b)));
+  plenty.left = 0; /* the writer has what it needs; the table gets nothing */
+  fj_str keys[20];
+  char names[20][4];
+  for (size_t i = 0; i < 20; i++) {
+    snprintf(names[i], sizeof names[i], "%zu", i);
+    keys[i] = (fj_str){names[i], strlen(names[i])};
+  }
+  EXPECT(fj_encode_map_keys(w, keys, 16), FJ_OK);
+  EXPECT(fj_encode_map_keys(w, keys, 17), FJ_ERR_NOMEM);
+  plenty.left = 1u << 20;
+  EXPECT(fj_encode_map_keys(w, keys, 20), FJ_OK);
+  /* bytes, not C strings: keys differing after a NUL are distinct */
+  fj_str nul[2] = {{"a\0b", 3}, {"a\0c", 3}};
+  EXPECT(fj_encode_map_keys(w, nul, 2), FJ_OK);
+  nul[1] = nul[0];
+  EXPECT(fj_encode_map_keys(w, nul, 2), FJ_ERR_DUPLICATE_KEY);
+  /* the empty key, and bad arguments */
+  fj_str empty[2] = {{NULL, 0}, {"", 0}};
+  EXPECT(fj_encode_map_keys(w, empty, 2), FJ_ERR_DUPLICATE_KEY);
+  EXPECT(fj_encode_map_keys(w, NULL, 0), FJ_OK);
+  EXPECT(fj_encode_map_keys(w, NULL, 1), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_encode_map_keys(NULL, keys, 1), FJ_ERR_INVALID_ARG);
+  fj_str null_data = {NULL, 1};
+  EXPECT(fj_encode_map_keys(w, &null_data, 1), FJ_ERR_INVALID_ARG);
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
 /* ---- tagged unions --------------------------------------------------------------- */
 
 static void test_union_discriminator_field(void **state) {
@@ -2168,6 +2278,7 @@ int main(void) {
       cmocka_unit_test(test_arena),
       cmocka_unit_test(test_failed_element_is_zeroed),
       cmocka_unit_test(test_failed_parse_zeroes_out),
+      cmocka_unit_test(test_map_duplicate_keys_not_written),
       cmocka_unit_test(test_string_copies),
       cmocka_unit_test(test_wide_record_defaults),
       cmocka_unit_test(test_doubles_vs_strtod),

@@ -1897,6 +1897,8 @@ static void emit_helper_writers(sbuf *c, const type *t) {
     out(c, "  fj_error e;\n");
     emit_depth_check(c, t);
     out(c, "  if (v.count && (!v.keys || !v.values)) return FJ_ERR_INVALID_ARG;\n");
+    out(c, "  /* a key twice: output the reader would refuse */\n");
+    out(c, "  if ((e = fj_encode_map_keys(w, v.keys, v.count))) return e;\n");
     out(c, "  e = fj_writer_begin_object(w);\n");
     out(c, "  for (size_t i = 0; !e && i < v.count; i++) {\n");
     out(c, "    e = fj_writer_keyn(w, v.keys[i].data, v.keys[i].len);\n");

@@ -532,6 +532,20 @@ FJ_API fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem);
 FJ_API fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_size, void **items,
                                size_t *count, size_t *cap, void **elem);
 
+/* ---- writing (what generated writers call) --------------------------------- */
+
+/** Checks, before a map is written, that its `n` keys (keys[i].len bytes at
+ *  keys[i].data, compared as bytes) are distinct: a generated writer calls
+ *  it for every map, because its reader refuses a key written twice
+ *  (FJ_ERR_DUPLICATE_KEY, unless FJ_DECODE_DUPLICATES_LAST_WINS), and
+ *  output its reader refuses is not written. Writes nothing. Expected time
+ *  O(n): a scan up to 16 keys, a hash table of 8 bytes or less per key
+ *  above (allocated with the writer's allocator, freed before it returns).
+ *  @return FJ_OK; FJ_ERR_DUPLICATE_KEY (a key appears twice);
+ *          FJ_ERR_INVALID_ARG (`w` NULL, `keys` NULL with n > 0, or a key
+ *          with NULL data and a length); FJ_ERR_NOMEM. */
+FJ_API fj_error fj_encode_map_keys(fj_writer *w, const fj_str *keys, size_t n);
+
 /* ---- descriptor tables: the same codecs without generation ---------------- */
 
 /** What a described field holds. Arrays are laid out as generated ones:

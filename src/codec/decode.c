@@ -535,37 +535,6 @@ fj_error fj_decode_duplicate(fj_decoder *d, const fj_value *key, const char *fie
   return fj_decode_path_key(d, field, strlen(field), e);
 }
 
-/* FNV-1a of a key's bytes: the maps' duplicate check. */
-static uint64_t key_hash(const char *s, size_t n) {
-  uint64_t h = UINT64_C(0xcbf29ce484222325);
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
-  return h;
-}
-
-static bool same_key(fj_str a, fj_str b) {
-  return a.len == b.len && (!a.len || memcmp(a.data, b.data, a.len) == 0);
-}
-
-/* The index of an earlier key equal to keys[set->n] (hashing it in when
- * new), or set->n. */
-static size_t find_key(const fj_str *keys, fj_decode_keyset *set) {
-  const fj_str k = keys[set->n];
-  if (!set->slots) { /* small maps: a scan */
-    for (size_t j = 0; j < set->n; j++)
-      if (same_key(keys[j], k)) return j;
-    return set->n;
-  }
-  for (size_t i = key_hash(k.data, k.len) & set->mask;; i = (i + 1) & set->mask) {
-    uint32_t slot = set->slots[i];
-    if (!slot) {
-      set->slots[i] = (uint32_t)(set->n + 1);
-      return set->n;
-    }
-    if (same_key(keys[slot - 1], k)) return slot - 1;
-  }
-}
-
 fj_error fj_decode_map_key(fj_decoder *d, const fj_value *key, fj_str *keys, size_t total,
                            fj_decode_keyset *set, size_t *index) {
   if (set->n >= total)
@@ -582,7 +551,7 @@ fj_error fj_decode_map_key(fj_decoder *d, const fj_value *key, fj_str *keys, siz
     set->slots = t;
     set->mask = size - 1;
   }
-  size_t j = find_key(keys, set);
+  size_t j = fj__keyset_find(keys, set);
   if (j == set->n) {
     *index = set->n++;
     return FJ_OK;

@@ -17,6 +17,11 @@
  * @return whether it did (else nothing changed). */
 bool fj__arena_extend(fj_arena *a, void *p, size_t old_size, size_t new_size);
 
+/* The index of an earlier key among keys[0, set->n) equal to keys[set->n]
+ * (bytes compared), hashing it into set->slots when it is new and the set
+ * has a table (keyset.c), or set->n when it is new. */
+size_t fj__keyset_find(const fj_str *keys, fj_decode_keyset *set);
+
 /* fj_decode_next_field() on the generated readers' fast step: the next
  * field of `o`, its key as a value and as raw bytes, its value. */
 fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const char **k, size_t *n,
