@@ -767,6 +767,24 @@ static void read_errors(void **state) {
       recs_free(&rs);
     }
   }
+  /* a JSON text sequence's record is complete at the next RS (or the end):
+   * one whose LF came before the error, but no RS after it, is not
+   * delivered, as stream.h says */
+  const char seq[] = "\x1e[1]\n\x1e[2]\n\x1e[3]\n";
+  for (size_t fail_at = 1; fail_at < sizeof seq - 1; fail_at++) {
+    mem_source m = {seq, sizeof seq - 1, 0, 3, fail_at};
+    fj_stream_options o = {.format = FJ_STREAM_JSON_SEQ, .chunk_size = 3};
+    fj_stream *s;
+    OK(fj_stream_new_callback(&s, mem_read, &m, &o));
+    recs rs = collect(s);
+    fj_stream_free(s);
+    size_t complete = (fail_at - 1) / 5; /* records whose next RS came before the error */
+    assert_int_equal(rs.n, complete + 1);
+    for (size_t i = 0; i < complete; i++)
+      EXPECT(rs.r[i].err, FJ_OK);
+    EXPECT(rs.r[complete].err, FJ_ERR_IO);
+    recs_free(&rs);
+  }
 }
 
 static void fd_and_file_sources(void **state) {

@@ -179,7 +179,9 @@ typedef fj_error (*fj_stream_read_fn)(void *ctx, void *buf, size_t cap, size_t *
  *  @param opts  options or NULL (NDJSON, defaults); copied.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (NULL `out`, NULL `data` with len > 0,
  *          an unknown format, a size option above FJ_MAX_DOCUMENT_SIZE, an
- *          incomplete allocator); FJ_ERR_NOMEM. */
+ *          incomplete allocator); FJ_ERR_BAD_POINTER (FJ_STREAM_ARRAY with a
+ *          `pointer` that is not RFC 6901 syntax: not empty and not starting
+ *          with '/', or '~' not followed by '0' or '1'); FJ_ERR_NOMEM. */
 FJ_API fj_error fj_stream_new_buffer(fj_stream **out, const void *data, size_t len,
                                      const fj_stream_options *opts);
 
@@ -218,8 +220,10 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          FJ_ERR_DOCUMENT_TOO_LARGE (longer than max_document_size). Errors after
  *          which the stream ends: whatever the source's read returned
  *          (FJ_ERR_IO for fd and FILE sources), reported after every
- *          complete document read before it, at the offset of the first
- *          byte not delivered; FJ_ERR_NOMEM; for FJ_STREAM_ARRAY
+ *          complete document read before it (an NDJSON line is complete at
+ *          its LF, a JSON text sequence's record at the next RS or the end of the input: one
+ *          that the error cut off is not delivered), at the offset of the
+ *          first byte not delivered; FJ_ERR_NOMEM; for FJ_STREAM_ARRAY
  *          FJ_ERR_EMPTY (no value in the input), FJ_ERR_BOM (the input starts
  *          with a byte order mark, as fj_parser_parse()), FJ_ERR_EXPECTED_VALUE
  *          (a byte no value starts with where the root or a value on the path
