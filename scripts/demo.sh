@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/install-deps.sh gcc make cmake
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFJ_BUILD_TESTS=OFF >/dev/null
-cmake --build build -j"$(nproc)" >/dev/null
+cmake --build build -j"${JOBS:-$(nproc)}" >/dev/null
 doc=${FJ_DATA_DIR:-../shared/data}/corpus/twitter.json
 if [ ! -f "$doc" ]; then
   echo "demo: $doc not found (set FJ_DATA_DIR to the folder holding corpus/);" \

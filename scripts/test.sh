@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 # on CPUs without AVX-512
 sh scripts/install-deps.sh gcc make cmake libcmocka-dev python3 pkg-config libsimde-dev
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFJ_WERROR=ON -DFJ_BUILD_TESTS=ON >/dev/null
-cmake --build build -j"$(nproc)"
-ctest --test-dir build --output-on-failure --no-tests=error -j"$(nproc)"
+cmake --build build -j"${JOBS:-$(nproc)}"
+ctest --test-dir build --output-on-failure --no-tests=error -j"${JOBS:-$(nproc)}"
