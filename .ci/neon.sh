@@ -2,10 +2,12 @@
 # Builds libfastjson for AArch64 with Debian's cross compiler and runs the
 # test suite under qemu-aarch64 with the NEON stage-1 kernel selected.
 # Installs what it needs from Debian: gcc-aarch64-linux-gnu, qemu-user, and
-# libcmocka-dev:arm64 (multiarch). Usage: .ci/neon.sh [build-dir]
+# libcmocka-dev:arm64 (multiarch). Usage: .ci/neon.sh [build-dir]; JOBS
+# (default: the number of cores) is the number of parallel jobs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-neon}
+jobs=${JOBS:-$(nproc)} # as .ci/run
 
 export DEBIAN_FRONTEND=noninteractive
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
@@ -24,7 +26,7 @@ fi
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/.ci/aarch64.cmake" \
   -DCMAKE_BUILD_TYPE=Release -DFJ_WERROR=ON -DFJ_BUILD_BENCH=OFF
-cmake --build "$build"
+cmake --build "$build" -j"$jobs"
 
 # The kernel list of the build must be neon, scalar.
 qemu-aarch64 "$build/fastjson" --kernels || true
@@ -35,5 +37,5 @@ qemu-aarch64 "$build/fastjson" --kernels || true
 # select the NEON kernel, and the emulator makes every run count.
 cd "$build"
 twins=$(ctest -N | sed -n 's/^ *Test *#[0-9]*: \(.*\)\.neon$/\1/p' | paste -sd '|' -)
-FASTJSON_KERNEL=neon ctest --output-on-failure -j2 \
+FASTJSON_KERNEL=neon ctest --output-on-failure -j"$jobs" \
   -E "^(cli|cli_colour|example_.*|install|amalgamation${twins:+|$twins})\$"

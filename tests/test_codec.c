@@ -584,6 +584,85 @@ static void test_map_duplicate_keys_not_written(void **state) {
   fj_buffer_free(&b);
 }
 
+/* With FJ_WRITE_REPLACE_INVALID_UTF8 keys are compared as written: two
+ * keys that are not UTF-8 may both come out as U+FFFD. Each case: the
+ * first key, then 19 others (so that the table is used too when the
+ * check runs over 20 keys), the second key last. */
+static void test_map_keys_as_replaced(void **state) {
+  (void)state;
+  static const struct {
+    const char *a, *b;
+    bool same;
+  } cases[] = {
+      {"\xff", "\xfe", true},
+      {"\xff", "\xef\xbf\xbd", true}, /* an invalid byte and U+FFFD itself */
+      {"a\xc0", "a\xc1", true},
+      {"\xed\xa0\x80", "\xed\xbf\xbf", true}, /* surrogates: three U+FFFD each */
+      {"\xf0\x9f\x98", "\xf0\x9f", true},     /* a cut sequence: one U+FFFD each */
+      {"x\xff", "x\xff\xff", false},
+      {"\xff\"", "\xef\xbf\xbd\"", true}, /* escaped alike too */
+      {"\xe2\x82\xac", "\xe2\x82", false},
+  };
+  for (int replace = 0; replace <= 1; replace++)
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+      for (size_t n = 2; n <= 20; n += 18) {
+        fj_str keys[20];
+        char names[20][8];
+        keys[0] = (fj_str){cases[c].a, strlen(cases[c].a)};
+        for (size_t i = 1; i + 1 < n; i++) {
+          snprintf(names[i], sizeof names[i], "k%zu", i);
+          keys[i] = (fj_str){names[i], strlen(names[i])};
+        }
+        keys[n - 1] = (fj_str){cases[c].b, strlen(cases[c].b)};
+        fj_buffer b = {0};
+        fj_writer *w;
+        fj_writer_options o = {.flags = replace ? FJ_WRITE_REPLACE_INVALID_UTF8 : 0};
+        OK(fj_writer_new(&w, &o, fj_sink_buffer(&b)));
+        EXPECT(fj_encode_map_keys(w, keys, n),
+               replace && cases[c].same ? FJ_ERR_DUPLICATE_KEY : FJ_OK);
+        /* the reader agrees: the written map is read back, or refused */
+        int32_t values[20] = {0};
+        Policy p;
+        memset(&p, 0, sizeof p);
+        p.qty = 1;
+        p.has_counts = true;
+        p.counts = (fj_int32_map){keys, values, n};
+        fj_error e = fj_write_Policy(w, &p);
+        if (!replace) {
+          EXPECT(e, FJ_ERR_UTF8);
+        } else if (cases[c].same) {
+          EXPECT(e, FJ_ERR_DUPLICATE_KEY);
+        } else {
+          OK(e);
+          OK(fj_writer_finish(w));
+          fj_arena a;
+          fj_arena_init(&a, NULL);
+          Policy back;
+          fj_decode_error err;
+          OK(fj_read_Policy(NULL, b.data, b.len, &a, 0, &back, &err));
+          assert_int_equal(back.counts.count, n);
+          fj_arena_free(&a);
+        }
+        fj_writer_free(w);
+        fj_buffer_free(&b);
+      }
+  /* the copy's allocation failing */
+  budget plenty = {1u << 20};
+  fj_allocator enough = {budget_malloc, budget_realloc, budget_free, &plenty};
+  fj_buffer b = {0};
+  fj_writer *w;
+  OK(fj_writer_new(
+      &w, &(fj_writer_options){.flags = FJ_WRITE_REPLACE_INVALID_UTF8, .allocator = &enough},
+      fj_sink_buffer(&b)));
+  plenty.left = 0;
+  fj_str two[2] = {{"\xff", 1}, {"a", 1}};
+  EXPECT(fj_encode_map_keys(w, two, 2), FJ_ERR_NOMEM);
+  two[0] = (fj_str){"b", 1};
+  EXPECT(fj_encode_map_keys(w, two, 2), FJ_OK); /* all UTF-8: no copy */
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
 /* ---- tagged unions --------------------------------------------------------------- */
 
 static void test_union_discriminator_field(void **state) {
@@ -2279,6 +2358,7 @@ int main(void) {
       cmocka_unit_test(test_failed_element_is_zeroed),
       cmocka_unit_test(test_failed_parse_zeroes_out),
       cmocka_unit_test(test_map_duplicate_keys_not_written),
+      cmocka_unit_test(test_map_keys_as_replaced),
       cmocka_unit_test(test_string_copies),
       cmocka_unit_test(test_wide_record_defaults),
       cmocka_unit_test(test_doubles_vs_strtod),

@@ -535,12 +535,16 @@ FJ_API fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_siz
 /* ---- writing (what generated writers call) --------------------------------- */
 
 /** Checks, before a map is written, that its `n` keys (keys[i].len bytes at
- *  keys[i].data, compared as bytes) are distinct: a generated writer calls
- *  it for every map, because its reader refuses a key written twice
+ *  keys[i].data) are written as distinct keys: a generated writer calls it
+ *  for every map, because its reader refuses a key written twice
  *  (FJ_ERR_DUPLICATE_KEY, unless FJ_DECODE_DUPLICATES_LAST_WINS), and
- *  output its reader refuses is not written. Writes nothing. Expected time
- *  O(n): a scan up to 16 keys, a hash table of 8 bytes or less per key
- *  above (allocated with the writer's allocator, freed before it returns).
+ *  output its reader refuses is not written. Keys are compared as bytes;
+ *  with FJ_WRITE_REPLACE_INVALID_UTF8 a key that is not UTF-8 as it will be
+ *  written, each invalid sequence as U+FFFD ("\xff" and "\xfe" are then
+ *  the same key). Writes nothing. Expected time O(n): a scan up to 16 keys,
+ *  a hash table of under 16 bytes per key above, and with replacement a
+ *  copy of the keys that are not UTF-8 (3 bytes per byte); allocated with
+ *  the writer's allocator and freed before it returns.
  *  @return FJ_OK; FJ_ERR_DUPLICATE_KEY (a key appears twice);
  *          FJ_ERR_INVALID_ARG (`w` NULL, `keys` NULL with n > 0, or a key
  *          with NULL data and a length); FJ_ERR_NOMEM. */

@@ -6,6 +6,7 @@
 
 #include "codec/internal.h"
 #include "util/alloc.h"
+#include "write/escape.h"
 #include "write/writer_internal.h"
 
 /* The maps the check scans instead of hashing: up to this many keys. */
@@ -40,10 +41,9 @@ size_t fj__keyset_find(const fj_str *keys, fj_decode_keyset *set) {
   }
 }
 
-fj_error fj_encode_map_keys(fj_writer *w, const fj_str *keys, size_t n) {
-  if (!w || (!keys && n)) return FJ_ERR_INVALID_ARG;
-  for (size_t i = 0; i < n; i++)
-    if (!keys[i].data && keys[i].len) return FJ_ERR_INVALID_ARG;
+/* Whether keys[0, n) are distinct as bytes: FJ_OK, FJ_ERR_DUPLICATE_KEY
+ * or FJ_ERR_NOMEM. */
+static fj_error distinct(const fj_allocator *alloc, const fj_str *keys, size_t n) {
   fj_decode_keyset set = {0};
   size_t bytes = 0;
   if (n > FJ_KEYSET_SCAN_MAX) {
@@ -52,7 +52,7 @@ fj_error fj_encode_map_keys(fj_writer *w, const fj_str *keys, size_t n) {
     while (size < 2 * n) /* at most half full */
       size *= 2;
     bytes = size * sizeof *set.slots;
-    if (!(set.slots = fj__malloc(&w->alloc, bytes))) return FJ_ERR_NOMEM;
+    if (!(set.slots = fj__malloc(alloc, bytes))) return FJ_ERR_NOMEM;
     memset(set.slots, 0, bytes);
     set.mask = size - 1;
   }
@@ -62,6 +62,40 @@ fj_error fj_encode_map_keys(fj_writer *w, const fj_str *keys, size_t n) {
       e = FJ_ERR_DUPLICATE_KEY;
       break;
     }
-  fj__free(&w->alloc, set.slots, bytes);
+  fj__free(alloc, set.slots, bytes);
+  return e;
+}
+
+fj_error fj_encode_map_keys(fj_writer *w, const fj_str *keys, size_t n) {
+  if (!w || (!keys && n)) return FJ_ERR_INVALID_ARG;
+  for (size_t i = 0; i < n; i++)
+    if (!keys[i].data && keys[i].len) return FJ_ERR_INVALID_ARG;
+  /* With FJ_WRITE_REPLACE_INVALID_UTF8 two different keys can be written
+   * alike ("\xff" and "\xfe" both as U+FFFD): keys that are not UTF-8
+   * are compared as they will be written. (Escaping itself writes
+   * different keys differently.) */
+  size_t extra = 0;
+  if ((w->esc & (FJ__ESC_VALIDATE | FJ__ESC_REPLACE)) == (FJ__ESC_VALIDATE | FJ__ESC_REPLACE))
+    for (size_t i = 0; i < n; i++)
+      if (keys[i].len && !fj__utf8_valid((const uint8_t *)keys[i].data, keys[i].len)) {
+        if (keys[i].len > (SIZE_MAX - extra) / 3) return FJ_ERR_NOMEM;
+        extra += 3 * keys[i].len;
+      }
+  if (!extra) return distinct(&w->alloc, keys, n);
+  if (n > (SIZE_MAX - extra) / sizeof *keys) return FJ_ERR_NOMEM;
+  const size_t bytes = n * sizeof *keys + extra;
+  fj_str *as_written = fj__malloc(&w->alloc, bytes);
+  if (!as_written) return FJ_ERR_NOMEM;
+  uint8_t *out = (uint8_t *)(as_written + n);
+  for (size_t i = 0; i < n; i++) {
+    as_written[i] = keys[i];
+    if (keys[i].len && !fj__utf8_valid((const uint8_t *)keys[i].data, keys[i].len)) {
+      as_written[i].data = (const char *)out;
+      as_written[i].len = fj__utf8_replace(out, (const uint8_t *)keys[i].data, keys[i].len);
+      out += as_written[i].len;
+    }
+  }
+  fj_error e = distinct(&w->alloc, as_written, n);
+  fj__free(&w->alloc, as_written, bytes);
   return e;
 }

@@ -119,6 +119,28 @@ static fj_error put_non_ascii(uint8_t *dst, size_t *o, const uint8_t *src, size_
   return FJ_OK;
 }
 
+size_t fj__utf8_replace(uint8_t *dst, const uint8_t *src, size_t n) {
+  size_t i = 0, o = 0;
+  while (i < n) {
+    if (src[i] < 0x80) {
+      dst[o++] = src[i++];
+      continue;
+    }
+    uint32_t cp;
+    size_t skip, len = utf8_seq(src + i, n - i, &cp, &skip);
+    if (len) {
+      memcpy(dst + o, src + i, len);
+      o += len;
+      i += len;
+    } else { /* as put_non_ascii() replaces it */
+      memcpy(dst + o, "\xEF\xBF\xBD", 3);
+      o += 3;
+      i += skip;
+    }
+  }
+  return o;
+}
+
 #ifndef FJ_ESCAPE_SSE2
 /* Does the scan have to stop at this byte? For the scalar tail. */
 static inline bool must_stop(uint8_t c, unsigned flags) {

@@ -48,6 +48,13 @@ fj_error fj__escape_avx512(uint8_t *dst, const uint8_t *src, size_t n, size_t *w
  * in use (src/scan/utf8_buffer_impl.h). */
 bool fj__utf8_valid(const uint8_t *src, size_t n);
 
+/* Copies the n bytes at src to dst with each invalid UTF-8 sequence (its
+ * maximal subpart, Unicode 15 section 3.9, D93b) replaced by U+FFFD, as
+ * FJ__ESC_REPLACE writes it, without escaping anything; dst has room for 3n
+ * bytes. Returns the bytes written. Keys that would come out equal (the
+ * map key check, fj_encode_map_keys) compare equal after it. */
+size_t fj__utf8_replace(uint8_t *dst, const uint8_t *src, size_t n);
+
 /* The largest m <= n such that cutting `src` after m bytes splits no UTF-8
  * sequence (looks back at most 3 bytes; n itself if none is found, which
  * then only splits an invalid sequence). src[n] must be readable: the cut
