@@ -220,10 +220,10 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          FJ_ERR_DOCUMENT_TOO_LARGE (longer than max_document_size). Errors after
  *          which the stream ends: whatever the source's read returned
  *          (FJ_ERR_IO for fd and FILE sources), reported after every
- *          complete document read before it (an NDJSON line is complete at
- *          its LF, a JSON text sequence's record at the next RS or the end of the input: one
- *          that the error cut off is not delivered), at the offset of the
- *          first byte not delivered; FJ_ERR_NOMEM; for FJ_STREAM_ARRAY
+ *          complete document read before it (an NDJSON line is complete
+ *          at its LF, a JSON text sequence's record at the next RS or the
+ *          end of the input: one that the error cut off is not delivered),
+ *          at the offset of the first byte not delivered; FJ_ERR_NOMEM; for FJ_STREAM_ARRAY
  *          FJ_ERR_EMPTY (no value in the input), FJ_ERR_BOM (the input starts
  *          with a byte order mark, as fj_parser_parse()), FJ_ERR_EXPECTED_VALUE
  *          (a byte no value starts with where the root or a value on the path
