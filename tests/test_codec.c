@@ -496,9 +496,42 @@ static void budget_free(void *ctx, void *p, size_t n) {
   free(p);
 }
 
-/* Policy.counts written with n keys, keys[dup] = keys[0] when dup > 0;
- * returns the write's error, and checks that a written map reads back with
- * the same keys and values. */
+/* A Policy whose map `counts` has the n keys and values given, written
+ * with options o; returns the write's error. A written one must read back
+ * with n entries: the same keys and values when `exact` (else the keys may
+ * have been written otherwise: U+FFFD for bytes that are not UTF-8). */
+static fj_error write_map(const fj_writer_options *o, fj_str *keys, int32_t *values, size_t n,
+                          bool exact) {
+  Policy p;
+  memset(&p, 0, sizeof p);
+  p.qty = 1;
+  p.has_counts = true;
+  p.counts = (fj_int32_map){keys, values, n};
+  fj_buffer b = {0};
+  fj_writer *w;
+  OK(fj_writer_new(&w, o, fj_sink_buffer(&b)));
+  fj_error e = fj_write_Policy(w, &p);
+  if (!e) {
+    OK(fj_writer_finish(w));
+    fj_arena a;
+    fj_arena_init(&a, NULL);
+    Policy back;
+    fj_decode_error err;
+    OK(fj_read_Policy(NULL, b.data, b.len, &a, 0, &back, &err));
+    assert_int_equal(back.counts.count, n);
+    for (size_t i = 0; exact && i < n; i++) {
+      assert_int_equal(back.counts.keys[i].len, keys[i].len);
+      assert_memory_equal(back.counts.keys[i].data, keys[i].data, keys[i].len);
+      assert_int_equal(back.counts.values[i], values[i]);
+    }
+    fj_arena_free(&a);
+  }
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+  return e;
+}
+
+/* write_map() with n keys "k0", "k1", ..., keys[dup] = keys[0] when dup > 0. */
 static fj_error write_counts(size_t n, size_t dup, const fj_allocator *alloc) {
   char names[64][8];
   fj_str keys[64];
@@ -509,35 +542,9 @@ static fj_error write_counts(size_t n, size_t dup, const fj_allocator *alloc) {
     values[i] = (int32_t)(i * 3);
   }
   if (dup) keys[dup] = keys[0];
-  Policy p;
-  memset(&p, 0, sizeof p);
-  p.qty = 1;
-  p.has_counts = true;
-  p.counts = (fj_int32_map){keys, values, n};
-  fj_buffer b = {0};
-  fj_writer *w;
   fj_writer_options o = {0};
   o.allocator = alloc;
-  OK(fj_writer_new(&w, &o, fj_sink_buffer(&b)));
-  fj_error e = fj_write_Policy(w, &p);
-  if (!e) {
-    OK(fj_writer_finish(w));
-    fj_arena a;
-    fj_arena_init(&a, NULL);
-    Policy back;
-    fj_decode_error err;
-    OK(fj_read_Policy(NULL, b.data, b.len, &a, 0, &back, &err));
-    assert_int_equal(back.counts.count, n);
-    for (size_t i = 0; i < n; i++) {
-      assert_int_equal(back.counts.keys[i].len, keys[i].len);
-      assert_memory_equal(back.counts.keys[i].data, keys[i].data, keys[i].len);
-      assert_int_equal(back.counts.values[i], values[i]);
-    }
-    fj_arena_free(&a);
-  }
-  fj_writer_free(w);
-  fj_buffer_free(&b);
-  return e;
+  return write_map(&o, keys, values, n, true);
 }
 
 /* A map with a key twice is refused by the generated writer (its reader
@@ -614,37 +621,19 @@ static void test_map_keys_as_replaced(void **state) {
           keys[i] = (fj_str){names[i], strlen(names[i])};
         }
         keys[n - 1] = (fj_str){cases[c].b, strlen(cases[c].b)};
-        fj_buffer b = {0};
-        fj_writer *w;
         fj_writer_options o = {.flags = replace ? FJ_WRITE_REPLACE_INVALID_UTF8 : 0};
+        fj_writer *w;
+        fj_buffer b = {0};
         OK(fj_writer_new(&w, &o, fj_sink_buffer(&b)));
         EXPECT(fj_encode_map_keys(w, keys, n),
                replace && cases[c].same ? FJ_ERR_DUPLICATE_KEY : FJ_OK);
-        /* the reader agrees: the written map is read back, or refused */
-        int32_t values[20] = {0};
-        Policy p;
-        memset(&p, 0, sizeof p);
-        p.qty = 1;
-        p.has_counts = true;
-        p.counts = (fj_int32_map){keys, values, n};
-        fj_error e = fj_write_Policy(w, &p);
-        if (!replace) {
-          EXPECT(e, FJ_ERR_UTF8);
-        } else if (cases[c].same) {
-          EXPECT(e, FJ_ERR_DUPLICATE_KEY);
-        } else {
-          OK(e);
-          OK(fj_writer_finish(w));
-          fj_arena a;
-          fj_arena_init(&a, NULL);
-          Policy back;
-          fj_decode_error err;
-          OK(fj_read_Policy(NULL, b.data, b.len, &a, 0, &back, &err));
-          assert_int_equal(back.counts.count, n);
-          fj_arena_free(&a);
-        }
         fj_writer_free(w);
         fj_buffer_free(&b);
+        /* the reader agrees: the written map is read back, or refused */
+        int32_t values[20] = {0};
+        EXPECT(write_map(&o, keys, values, n, false), !replace        ? FJ_ERR_UTF8
+                                                      : cases[c].same ? FJ_ERR_DUPLICATE_KEY
+                                                                      : FJ_OK);
       }
   /* the copy's allocation failing */
   budget plenty = {1u << 20};
