@@ -542,9 +542,10 @@ FJ_API fj_error fj_decode_push(fj_decoder *d, const fj_array *a, size_t elem_siz
  *  with FJ_WRITE_REPLACE_INVALID_UTF8 a key that is not UTF-8 as it will be
  *  written, each invalid sequence as U+FFFD ("\xff" and "\xfe" are then
  *  the same key). Writes nothing. Expected time O(n): a scan up to 16 keys,
- *  a hash table of under 16 bytes per key above, and with replacement a
- *  copy of the keys that are not UTF-8 (3 bytes per byte); allocated with
- *  the writer's allocator and freed before it returns.
+ *  a hash table of under 16 bytes per key above, and with replacement,
+ *  once a key is not UTF-8, a copy of it and the keys after it (room for
+ *  3 bytes per byte); allocated with the writer's allocator and freed
+ *  before it returns.
  *  @return FJ_OK; FJ_ERR_DUPLICATE_KEY (a key appears twice);
  *          FJ_ERR_INVALID_ARG (`w` NULL, `keys` NULL with n > 0, or a key
  *          with NULL data and a length); FJ_ERR_NOMEM. */

@@ -73,15 +73,20 @@ fj_error fj_encode_map_keys(fj_writer *w, const fj_str *keys, size_t n) {
   /* With FJ_WRITE_REPLACE_INVALID_UTF8 two different keys can be written
    * alike ("\xff" and "\xfe" both as U+FFFD): keys that are not UTF-8
    * are compared as they will be written. (Escaping itself writes
-   * different keys differently.) */
+   * different keys differently.) Each key is checked once: up to the first
+   * that is not UTF-8 here, the rest while copying, room for the copy
+   * being reserved for every key from that one on. */
+  const bool replace =
+      (w->esc & (FJ__ESC_VALIDATE | FJ__ESC_REPLACE)) == (FJ__ESC_VALIDATE | FJ__ESC_REPLACE);
+  size_t first = n;
+  for (size_t i = 0; replace && i < n && first == n; i++)
+    if (keys[i].len && !fj__utf8_valid((const uint8_t *)keys[i].data, keys[i].len)) first = i;
+  if (first == n) return distinct(&w->alloc, keys, n);
   size_t extra = 0;
-  if ((w->esc & (FJ__ESC_VALIDATE | FJ__ESC_REPLACE)) == (FJ__ESC_VALIDATE | FJ__ESC_REPLACE))
-    for (size_t i = 0; i < n; i++)
-      if (keys[i].len && !fj__utf8_valid((const uint8_t *)keys[i].data, keys[i].len)) {
-        if (keys[i].len > (SIZE_MAX - extra) / 3) return FJ_ERR_NOMEM;
-        extra += 3 * keys[i].len;
-      }
-  if (!extra) return distinct(&w->alloc, keys, n);
+  for (size_t i = first; i < n; i++) {
+    if (keys[i].len > (SIZE_MAX - extra) / 3) return FJ_ERR_NOMEM;
+    extra += 3 * keys[i].len;
+  }
   if (n > (SIZE_MAX - extra) / sizeof *keys) return FJ_ERR_NOMEM;
   const size_t bytes = n * sizeof *keys + extra;
   fj_str *as_written = fj__malloc(&w->alloc, bytes);
@@ -89,7 +94,8 @@ fj_error fj_encode_map_keys(fj_writer *w, const fj_str *keys, size_t n) {
   uint8_t *out = (uint8_t *)(as_written + n);
   for (size_t i = 0; i < n; i++) {
     as_written[i] = keys[i];
-    if (keys[i].len && !fj__utf8_valid((const uint8_t *)keys[i].data, keys[i].len)) {
+    if (i == first ||
+        (i > first && keys[i].len && !fj__utf8_valid((const uint8_t *)keys[i].data, keys[i].len))) {
       as_written[i].data = (const char *)out;
       as_written[i].len = fj__utf8_replace(out, (const uint8_t *)keys[i].data, keys[i].len);
       out += as_written[i].len;
