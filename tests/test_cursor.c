@@ -1714,6 +1714,105 @@ static void integers_against_strtoll(void **state) {
   free(json);
 }
 
+/* One number's text for doubles_against_strtod(): integers of 1 to 25
+ * digits (-0 among them), decimals of 1 to 3 integer digits and 1 to 20
+ * fraction digits (the inline paths' shapes and just past them), exponents
+ * (overflow and underflow among them) and malformed text. */
+static char *random_number(char *o, uint64_t *x, bool *malformed) {
+  static const char *const bad[] = {"-", "01", "1.", "1e", "1.5x", "-01", "00", "1.0e+", "2.e3"};
+  uint64_t r = *x ^= *x << 13, r2;
+  *x ^= *x >> 7, *x ^= *x << 17;
+  r2 = *x;
+  unsigned kind = (unsigned)(r % 16);
+  *malformed = kind == 0;
+  if (kind == 0) return o + sprintf(o, "%s", bad[r2 % 9]);
+  if (r2 >> 63) *o++ = '-';
+  int id = kind < 6 ? 1 + (int)(r2 % 25) : 1 + (int)(r2 % 3), fd = 1 + (int)((r2 >> 8) % 20);
+  for (int k = 0; k < id; k++) { /* runs of 9s reach carries */
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    int dig = (*x >> 60) == 0 ? 9 : (int)(*x % 10);
+    *o++ = (char)('0' + (k == 0 && id > 1 && dig == 0 ? 1 : k == 0 && kind == 1 ? 0 : dig));
+    if (k == 0 && kind == 1) break; /* 0 or -0 */
+  }
+  if (kind < 6) return o;
+  *o++ = '.';
+  for (int k = 0; k < fd; k++) {
+    *x ^= *x << 13, *x ^= *x >> 7, *x ^= *x << 17;
+    *o++ = (char)('0' + ((*x >> 60) == 0 ? 9 : *x % 10));
+  }
+  if (kind == 15) o += sprintf(o, "e%d", (int)((r2 >> 20) % 700) - 350);
+  return o;
+}
+
+/* fj_value_get_double(), its inline path and the exported function, on
+ * numbers of every shape (random_number) against strtod on the text: the
+ * same bits (-0 gives -0.0), FJ_ERR_NUMBER_RANGE with +-inf where strtod
+ * overflows, FJ_ERR_BAD_NUMBER for malformed text; then each value once
+ * more as a whole document of its own, where fewer than the 20 bytes the
+ * inline paths read ahead are left. */
+static void doubles_against_strtod(void **state) {
+  fixture *f = *state;
+  enum { N = 6000 };
+  char *json = malloc((size_t)N * 64 + 16), *o = json;
+  assert_non_null(json);
+  *o++ = '[';
+  uint64_t x = 0x2545F4914F6CDD1Du;
+  static bool malformed[N];
+  for (int i = 0; i < N; i++) {
+    if (i) o += sprintf(o, "%s", (const char *[]){",", ", ", ",\n  "}[i % 3]);
+    o = random_number(o, &x, &malformed[i]);
+  }
+  strcpy(o, "]");
+  fj_value root = parse(f, json);
+  fj_array a;
+  fj_value e;
+  OK(fj_value_get_array(&root, &a));
+  int checked = 0, bad = 0, range = 0;
+  for (fj_error err; (err = fj_array_next(&a, &e)) != FJ_END; checked++) {
+    OK(err);
+    const char *raw;
+    size_t n;
+    OK(fj_value_get_raw(&e, &raw, &n));
+    char text[64];
+    memcpy(text, raw, n);
+    text[n] = '\0';
+    errno = 0;
+    const double want = strtod(text, NULL);
+    const fj_error code = malformed[checked]               ? FJ_ERR_BAD_NUMBER
+                          : errno == ERANGE && isinf(want) ? FJ_ERR_NUMBER_RANGE
+                                                           : FJ_OK;
+    bad += code == FJ_ERR_BAD_NUMBER, range += code == FJ_ERR_NUMBER_RANGE;
+    double got = 0, exported = 0;
+    const fj_error e1 = fj_value_get_double(&e, &got), e2 = (fj_value_get_double)(&e, &exported);
+    if (e1 != code || e2 != code ||
+        (code != FJ_ERR_BAD_NUMBER &&
+         (memcmp(&got, &want, 8) != 0 || memcmp(&exported, &want, 8) != 0)))
+      print_error("%s: %s %a, exported %s %a, strtod %a\n", text, fj_error_name(e1), got,
+                  fj_error_name(e2), exported, want);
+    EXPECT(e1, code);
+    EXPECT(e2, code);
+    if (code == FJ_ERR_BAD_NUMBER) continue;
+    assert_memory_equal(&got, &want, sizeof got);
+    assert_memory_equal(&exported, &want, sizeof got);
+    /* alone: the document ends right after the number */
+    fj_parser *q;
+    fj_value alone;
+    char *copy = malloc(n); /* exact size: ASan sees a read past it */
+    assert_non_null(copy);
+    memcpy(copy, text, n);
+    OK(fj_parser_new(&q, NULL));
+    OK(fj_parser_parse(q, copy, n, &alone));
+    got = 0;
+    EXPECT(fj_value_get_double(&alone, &got), code);
+    assert_memory_equal(&got, &want, sizeof got);
+    fj_parser_free(q);
+    free(copy);
+  }
+  assert_int_equal(checked, N);
+  assert_true(bad > 100 && range > 10);
+  free(json);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(types_of_every_kind, setup, teardown),
@@ -1722,6 +1821,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),
+      cmocka_unit_test_setup_teardown(doubles_against_strtod, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(object_next_and_find, setup, teardown),

@@ -602,6 +602,17 @@ static inline fj_error fj__call_array_next(fj_array *a, fj_value *elem) {
 #define FJ__KEEP_BRANCH() ((void)0)
 #endif
 
+/* Inlined in every caller (the number paths): gcc keeps a static inline
+ * function that has more than one caller in a file out of line when it
+ * finds it large, and fj__short_decimal() and fj__fraction_digits() then ran
+ * as calls shared by fj_value_get_number() and fj_value_get_double() (visit
+ * numbers.json 9-15 % slower). */
+#if defined(__GNUC__)
+#define FJ__ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define FJ__ALWAYS_INLINE inline
+#endif
+
 /* Moves the cursor after handing out the value at structural pos (type
  * entry t): past a scalar; onto a container's opening bracket, for
  * fj_value_get_array() / fj_value_get_object() to enter, marked handed out.
@@ -954,7 +965,7 @@ static inline bool fj__eight_digits(const uint8_t *q, uint64_t *v) {
  * After the first digit, 8 more at once when there are (ids, timestamps: a
  * digit at a time, each waited for the multiplication before, 4 cycles a
  * digit). */
-static inline const uint8_t *fj__integer_digits(const uint8_t *q, uint64_t *out) {
+static FJ__ALWAYS_INLINE const uint8_t *fj__integer_digits(const uint8_t *q, uint64_t *out) {
   uint64_t m = (uint64_t)(*q - '0');
   if (m > 9) return NULL;
   q++;
@@ -974,13 +985,23 @@ static inline const uint8_t *fj__integer_digits(const uint8_t *q, uint64_t *out)
   return q;
 }
 
-/* The common integer: '-'?, then fj__integer_digits(), then a delimiter. */
-static inline bool fj__short_integer(const fj__cursor *c, const uint8_t *s, int64_t *out) {
-  const bool neg = *s == '-';
-  const uint8_t *q = s + neg;
+/* The start of the common number at s: '-'?, then fj__integer_digits()
+ * with 20 bytes readable from the first digit. Returns where the digits
+ * end (NULL: not that shape), with their value in *m; *neg: the '-'. */
+static FJ__ALWAYS_INLINE const uint8_t *fj__lead_digits(const fj__cursor *c, const uint8_t *s,
+                                                        bool *neg, uint64_t *m) {
+  *neg = *s == '-';
+  const uint8_t *q = s + *neg;
+  return c->buf + c->len - q < 20 ? NULL : fj__integer_digits(q, m);
+}
+
+/* The common integer: fj__lead_digits(), then a delimiter. */
+static FJ__ALWAYS_INLINE bool fj__short_integer(const fj__cursor *c, const uint8_t *s,
+                                                int64_t *out) {
+  bool neg;
   uint64_t m;
-  if (c->buf + c->len - q < 20 || !(q = fj__integer_digits(q, &m))) return false;
-  if (!fj__delimiter[*q]) return false;
+  const uint8_t *q = fj__lead_digits(c, s, &neg, &m);
+  if (!q || !fj__delimiter[*q]) return false;
   *out = neg ? -(int64_t)m : (int64_t)m;
   return true;
 }
@@ -999,8 +1020,8 @@ FJ_API extern const double fj__pow10_exact[23]; /* 10^0 .. 10^22, each exact */
 /* The fraction's digits 17 to 19 after "0." and 16 digits (c1, c2): the
  * k digits of the 8 bytes at f + 16 (k <= 3, so that w < 10^19 < 2^64),
  * when end leaves them readable. Returns 16 + k with w, or 0. */
-static inline unsigned fj__fraction_tail(const uint8_t *f, const uint8_t *end, uint64_t c1,
-                                         uint64_t c2, uint64_t *wp) {
+static FJ__ALWAYS_INLINE unsigned fj__fraction_tail(const uint8_t *f, const uint8_t *end,
+                                                    uint64_t c1, uint64_t c2, uint64_t *wp) {
   if (end - f < 24) return 0;
   uint64_t c3;
   memcpy(&c3, f + 16, 8);
@@ -1022,8 +1043,8 @@ static inline unsigned fj__fraction_tail(const uint8_t *f, const uint8_t *end, u
  * place, the bytes from the first non-digit on zeroed, so that no shift by
  * the digit count and no power of ten from a table stand between the loads
  * and the value (the digit count only finds the delimiter). */
-static inline unsigned fj__fraction_digits(const uint8_t *f, const uint8_t *end, uint64_t *wp,
-                                           unsigned *ep) {
+static FJ__ALWAYS_INLINE unsigned fj__fraction_digits(const uint8_t *f, const uint8_t *end,
+                                                      uint64_t *wp, unsigned *ep) {
   const uint64_t zeros = UINT64_C(0x3030303030303030);
   uint64_t c1, c2, w = *wp;
   memcpy(&c1, f, 8);
@@ -1075,7 +1096,7 @@ FJ_API extern const uint64_t fj__pow5_frac_hi[12];
  * a carry from below could reach the round bit (its low 9 bits all ones)
  * or the tail is zero as far as computed (a possible tie); otherwise
  * rounding to nearest is adding the round bit. */
-static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
+static FJ__ALWAYS_INLINE uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
   __extension__ typedef unsigned __int128 u128;
   const int lz = __builtin_clzll(w);
   const u128 prod = (u128)(w << lz) * fj__pow5_frac_hi[n - 8];
@@ -1090,7 +1111,7 @@ static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
   return ((uint64_t)(be - 1) << 52) + ((m + 1) >> 1);
 }
 #else
-static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
+static FJ__ALWAYS_INLINE uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
   (void)w, (void)n;
   return 0;
 }
@@ -1103,8 +1124,9 @@ static inline uint64_t fj__long_decimal_bits(uint64_t w, unsigned n) {
  * the nearest double in *out. Short fractions take one exact division
  * (Clinger: w <= 2^53), long ones the narrowed Eisel-Lemire step. False
  * decides nothing. */
-static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, const uint8_t *end,
-                                     uint64_t m, bool neg, double *out) {
+static FJ__ALWAYS_INLINE bool fj__short_decimal(const uint8_t *digits, const uint8_t *q,
+                                                const uint8_t *end, uint64_t m, bool neg,
+                                                double *out) {
   if (*q != '.' || q - digits > 3) return false;
   unsigned e;
   const unsigned n = fj__fraction_digits(q + 1, end, &m, &e);
@@ -1125,26 +1147,48 @@ static inline bool fj__short_decimal(const uint8_t *digits, const uint8_t *q, co
 
 /* fj__short_integer() for fj_value_get_number(), which also takes the
  * common decimal (fj__short_decimal) from where the integer digits end. */
-static inline bool fj__short_number(const fj__cursor *c, const uint8_t *s, fj_number *out) {
-  const bool neg = *s == '-';
-  const uint8_t *q = s + neg;
-  const uint8_t *digits = q;
+static FJ__ALWAYS_INLINE bool fj__short_number(const fj__cursor *c, const uint8_t *s,
+                                               fj_number *out) {
+  bool neg;
   uint64_t m;
-  if (c->buf + c->len - q < 20 || !(q = fj__integer_digits(q, &m))) return false;
+  const uint8_t *q = fj__lead_digits(c, s, &neg, &m);
+  if (!q) return false;
   if (fj__delimiter[*q]) {
     out->kind = FJ_NUMBER_INT64;
     out->i = neg ? -(int64_t)m : (int64_t)m;
     return true;
   }
 #if FJ__INLINE_DECIMAL
-  if (fj__short_decimal(digits, q, c->buf + c->len, m, neg, &out->d)) {
+  if (fj__short_decimal(s + neg, q, c->buf + c->len, m, neg, &out->d)) {
     out->kind = FJ_NUMBER_DOUBLE;
     return true;
   }
-#else
-  (void)digits;
 #endif
   return false;
+}
+
+/* fj__short_number() for fj_value_get_double(): the integer (at most 18
+ * digits) converted to the nearest double by the int-to-double conversion
+ * (correctly rounded: round-half-to-even), its sign set apart so that -0
+ * gives -0.0; or the common decimal. */
+static FJ__ALWAYS_INLINE bool fj__short_double(const fj__cursor *c, const uint8_t *s, double *out) {
+#if FJ__INLINE_DECIMAL
+  bool neg;
+  uint64_t m, bits;
+  const uint8_t *q = fj__lead_digits(c, s, &neg, &m);
+  if (!q) return false;
+  if (fj__delimiter[*q]) {
+    const double d = (double)m;
+    memcpy(&bits, &d, sizeof bits);
+    bits |= (uint64_t)neg << 63;
+    memcpy(out, &bits, sizeof bits);
+    return true;
+  }
+  return fj__short_decimal(s + neg, q, c->buf + c->len, m, neg, out);
+#else
+  (void)c, (void)s, (void)out;
+  return false;
+#endif
 }
 
 /* The number whose text starts at s, in the document ending at end, when
@@ -1176,6 +1220,23 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
   const fj_error err = (fj_value_get_number)(&tv, &t);
   if (err == FJ_OK || err == FJ_ERR_NUMBER_RANGE) *out = t; /* the range error's ±inf */
   return err;
+}
+
+/* fj_value_get_double(): the short forms inline, then fj__number_fast()
+ * for a double (its integers go to the exported function, which keeps
+ * -0's sign). */
+static inline fj_error fj__value_get_double_inline(const fj_value *v, double *out) {
+  if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
+    const fj__cursor *c = fj__cursor_of(v->parser);
+    const uint8_t *s = c->buf + c->idx[v->pos];
+    if (fj__short_double(c, s, out)) return FJ_OK;
+    fj_number t; /* a copy, as in fj__value_get_number_inline() */
+    if (fj__number_fast(s, c->buf + c->len, &t) && t.kind == FJ_NUMBER_DOUBLE) {
+      *out = t.d;
+      return FJ_OK;
+    }
+  }
+  FJ__CALL_GETTER(fj_value_get_double, v, out);
 }
 
 static inline fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {
@@ -1224,6 +1285,7 @@ static inline fj_error fj__value_is_null_inline(const fj_value *v, bool *out) {
 #define fj_value_get_string(v, s, len) fj__value_get_string_inline(v, s, len)
 #define fj_value_get_number(v, out) fj__value_get_number_inline(v, out)
 #define fj_value_get_int64(v, out) fj__value_get_int64_inline(v, out)
+#define fj_value_get_double(v, out) fj__value_get_double_inline(v, out)
 #define fj_value_get_bool(v, out) fj__value_get_bool_inline(v, out)
 #define fj_value_is_null(v, out) fj__value_is_null_inline(v, out)
 #endif

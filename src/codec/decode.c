@@ -338,7 +338,7 @@ static inline FJ_ALWAYS_INLINE fj_error decode_double(fj_decoder *d, const fj_va
       fj__parse_double(s, v->parser->hot.buf + v->parser->hot.len, out, &len) == FJ_OK &&
       number_ends(v->parser, s, len))
     return FJ_OK;
-  fj_error e = fj_value_get_double(v, out);
+  fj_error e = (fj_value_get_double)(v, out); /* the fast paths above failed */
   return e ? number_error(d, v, e, "number") : FJ_OK;
 }
 

@@ -104,7 +104,7 @@ fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
   return finish_number(v->parser, s, len, err);
 }
 
-fj_error fj_value_get_double(const fj_value *v, double *out) {
+fj_error(fj_value_get_double)(const fj_value *v, double *out) {
   const uint8_t *s;
   fj_error err = number_start(v, out, &s);
   if (err) return err;
