@@ -4,6 +4,9 @@
 //       unescaped, every number is read once as the type its text calls for
 //       (fj_value_get_number, simdjson's get_number: int64 when it is one,
 //       else uint64 or double; both are counted as doubles), literals are read.
+//   visit_double/LIBRARY/FILE: the same walk over the number-heavy files,
+//       every number read as a double (fj_value_get_double, simdjson's
+//       get_double()): what a reader of coordinates calls.
 //   query/LIBRARY/twitter.json: for each element of "statuses", read "id",
 //       "user"."id", "user"."screen_name" and "retweet_count" (in document
 //       order, by key lookup).
@@ -69,6 +72,8 @@ struct checksum {
   }
 };
 
+std::string visit_task(bool doubles) { return doubles ? "visit_double/" : "visit/"; }
+
 // The first library's checksum per benchmark input; the others must match.
 std::map<std::string, checksum> &reference() {
   static std::map<std::string, checksum> r;
@@ -88,7 +93,8 @@ void check(const std::string &input, const char *lib, const checksum &c) {
 
 // ---- fastjson --------------------------------------------------------------
 
-bool fj_visit(const fj_value *v, checksum &c) {
+// Doubles: every number read as a double (visit_double/), else as its kind.
+template <bool Doubles> bool fj_visit(const fj_value *v, checksum &c) {
   // the type the handle carries (inline, as simdjson's type() is); the
   // getters below check the handle
   switch (fj_value_type(v)) {
@@ -99,7 +105,7 @@ bool fj_visit(const fj_value *v, checksum &c) {
     if (fj_value_get_array(v, &a)) return false;
     c.containers++;
     while ((err = fj_array_next(&a, &e)) == FJ_OK)
-      if (!fj_visit(&e, c)) return false;
+      if (!fj_visit<Doubles>(&e, c)) return false;
     return err == FJ_END;
   }
   case FJ_TYPE_OBJECT: {
@@ -113,11 +119,17 @@ bool fj_visit(const fj_value *v, checksum &c) {
     // the key unescaped as it is stepped over (simdjson: unescaped_key())
     while ((err = fj_object_next_key(&o, &s, &n, &e)) == FJ_OK) {
       c.string(s, n);
-      if (!fj_visit(&e, c)) return false;
+      if (!fj_visit<Doubles>(&e, c)) return false;
     }
     return err == FJ_END;
   }
   case FJ_TYPE_NUMBER: { // one call, as simdjson's get_number() below
+    if (Doubles) {
+      double d;
+      if (fj_value_get_double(v, &d)) return false;
+      c.doubles++, c.num += d;
+      return true;
+    }
     fj_number num;
     if (fj_value_get_number(v, &num)) return false;
     switch (num.kind) {
@@ -158,19 +170,20 @@ struct fj_parser_holder {
   ~fj_parser_holder() { fj_parser_free(p); }
 };
 
+template <bool Doubles>
 checksum fj_visit_doc(fj_parser *p, const std::string &json, const std::string &name) {
   checksum c;
   fj_value root;
-  if (fj_parser_parse(p, json.data(), json.size(), &root) || !fj_visit(&root, c))
+  if (fj_parser_parse(p, json.data(), json.size(), &root) || !fj_visit<Doubles>(&root, c))
     fjbench::fail("fastjson cannot walk " + name);
   return c;
 }
 
-void fastjson_visit(benchmark::State &state, const fjbench::file *f) {
+template <bool Doubles> void fastjson_visit(benchmark::State &state, const fjbench::file *f) {
   fj_parser_holder h;
-  check("visit/" + f->name, "fastjson", fj_visit_doc(h.p, f->data, f->name));
+  check(visit_task(Doubles) + f->name, "fastjson", fj_visit_doc<Doubles>(h.p, f->data, f->name));
   for (auto _ : state) {
-    checksum c = fj_visit_doc(h.p, f->data, f->name);
+    checksum c = fj_visit_doc<Doubles>(h.p, f->data, f->name);
     benchmark::DoNotOptimize(c);
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
@@ -266,42 +279,48 @@ void fastjson_query(benchmark::State &state, const std::string *json, std::strin
 #ifdef FJ_BENCH_SIMDJSON
 namespace od = simdjson::ondemand;
 
-bool sj_visit(od::value v, checksum &c);
+template <bool Doubles> bool sj_visit(od::value v, checksum &c);
 
-bool sj_visit_array(od::array a, checksum &c) {
+template <bool Doubles> bool sj_visit_array(od::array a, checksum &c) {
   c.containers++;
   for (auto e : a) {
     od::value v;
-    if (std::move(e).get(v) || !sj_visit(v, c)) return false;
+    if (std::move(e).get(v) || !sj_visit<Doubles>(v, c)) return false;
   }
   return true;
 }
 
-bool sj_visit_object(od::object o, checksum &c) {
+template <bool Doubles> bool sj_visit_object(od::object o, checksum &c) {
   c.containers++;
   for (auto f : o) { // auto, not const auto &: get() consumes the result
     od::field fld;
     std::string_view k;
     if (std::move(f).get(fld) || fld.unescaped_key().get(k)) return false;
     c.string(k.data(), k.size());
-    if (!sj_visit(fld.value(), c)) return false;
+    if (!sj_visit<Doubles>(fld.value(), c)) return false;
   }
   return true;
 }
 
-bool sj_visit(od::value v, checksum &c) {
+template <bool Doubles> bool sj_visit(od::value v, checksum &c) {
   od::json_type t;
   if (v.type().get(t)) return false;
   switch (t) {
   case od::json_type::array: {
     od::array a;
-    return !v.get_array().get(a) && sj_visit_array(a, c);
+    return !v.get_array().get(a) && sj_visit_array<Doubles>(a, c);
   }
   case od::json_type::object: {
     od::object o;
-    return !v.get_object().get(o) && sj_visit_object(o, c);
+    return !v.get_object().get(o) && sj_visit_object<Doubles>(o, c);
   }
   case od::json_type::number: {
+    if (Doubles) {
+      double d;
+      if (v.get_double().get(d)) return false;
+      c.doubles++, c.num += d;
+      return true;
+    }
     od::number n;
     if (v.get_number().get(n)) return false;
     switch (n.get_number_type()) {
@@ -333,22 +352,23 @@ bool sj_visit(od::value v, checksum &c) {
   return false;
 }
 
+template <bool Doubles>
 checksum sj_visit_doc(od::parser &parser, const simdjson::padded_string &json,
                       const std::string &name) {
   checksum c;
   od::document doc;
   od::value root;
-  if (parser.iterate(json).get(doc) || doc.get_value().get(root) || !sj_visit(root, c))
+  if (parser.iterate(json).get(doc) || doc.get_value().get(root) || !sj_visit<Doubles>(root, c))
     fjbench::fail("simdjson cannot walk " + name);
   return c;
 }
 
-void simdjson_visit(benchmark::State &state, const fjbench::file *f) {
+template <bool Doubles> void simdjson_visit(benchmark::State &state, const fjbench::file *f) {
   simdjson::padded_string json(f->data);
   od::parser parser;
-  check("visit/" + f->name, "simdjson", sj_visit_doc(parser, json, f->name));
+  check(visit_task(Doubles) + f->name, "simdjson", sj_visit_doc<Doubles>(parser, json, f->name));
   for (auto _ : state) {
-    checksum c = sj_visit_doc(parser, json, f->name);
+    checksum c = sj_visit_doc<Doubles>(parser, json, f->name);
     benchmark::DoNotOptimize(c);
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
@@ -411,9 +431,20 @@ void simdjson_query(benchmark::State &state, const std::string *json, std::strin
 
 void register_ondemand() {
   for (const auto &f : fjbench::corpus()) {
-    benchmark::RegisterBenchmark(("visit/fastjson/" + f.name).c_str(), fastjson_visit, &f);
+    benchmark::RegisterBenchmark(("visit/fastjson/" + f.name).c_str(), fastjson_visit<false>, &f);
 #ifdef FJ_BENCH_SIMDJSON
-    benchmark::RegisterBenchmark(("visit/simdjson/" + f.name).c_str(), simdjson_visit, &f);
+    benchmark::RegisterBenchmark(("visit/simdjson/" + f.name).c_str(), simdjson_visit<false>, &f);
+#endif
+  }
+  for (const auto &f : fjbench::corpus()) {
+    if (f.name != "canada.json" && f.name != "marine_ik.json" && f.name != "mesh.json" &&
+        f.name != "numbers.json")
+      continue;
+    benchmark::RegisterBenchmark(("visit_double/fastjson/" + f.name).c_str(),
+                                 fastjson_visit<true>, &f);
+#ifdef FJ_BENCH_SIMDJSON
+    benchmark::RegisterBenchmark(("visit_double/simdjson/" + f.name).c_str(),
+                                 simdjson_visit<true>, &f);
 #endif
   }
   for (const auto &f : fjbench::corpus()) {

@@ -40,6 +40,8 @@ TASKS = [
     ("visit", "Parse and walk the whole document, reading every value: keys and strings "
      "unescaped, numbers converted, literals read (fastjson cursor vs simdjson On-Demand). "
      "Checksums of what was read must agree."),
+    ("visit_double", "The same walk over the number-heavy files, every number read as a "
+     "double (fastjson `fj_value_get_double()`, simdjson `get_double()`)."),
     ("query", "Parse and read a few fields by key: four fields of each of twitter.json's "
      "statuses, and `abc`: 26 fields looked up in the reverse of their document order."),
     ("parse_double", "Only the number texts of canada.json converted to doubles (bytes are the "
