@@ -1653,6 +1653,17 @@ static void object_next_key_matches_next(void **state) {
   fj_parser_free(p);
 }
 
+/* The raw text of v into text (cap bytes, NUL-terminated); its length. */
+static size_t raw_text(const fj_value *v, char *text, size_t cap) {
+  const char *raw;
+  size_t n;
+  OK(fj_value_get_raw(v, &raw, &n));
+  assert_true(n < cap);
+  memcpy(text, raw, n);
+  text[n] = '\0';
+  return n;
+}
+
 /* Integers of 1 to 19 digits, either sign, some with a leading zero (bad),
  * separated by ",", ", " or ",\n  " and followed by other numbers, read with
  * fj_value_get_int64() and fj_value_get_number() (the inline paths: a digit
@@ -1683,12 +1694,8 @@ static void integers_against_strtoll(void **state) {
   int checked = 0;
   for (fj_error err; (err = fj_array_next(&a, &e)) != FJ_END; checked++) {
     OK(err);
-    const char *raw;
-    size_t n;
-    OK(fj_value_get_raw(&e, &raw, &n));
     char text[32];
-    memcpy(text, raw, n);
-    text[n] = '\0';
+    raw_text(&e, text, sizeof text);
     const char *d = text + (text[0] == '-');
     bool bad = d[0] == '0' && d[1] != '\0';
     errno = 0;
@@ -1770,12 +1777,8 @@ static void doubles_against_strtod(void **state) {
   int checked = 0, bad = 0, range = 0;
   for (fj_error err; (err = fj_array_next(&a, &e)) != FJ_END; checked++) {
     OK(err);
-    const char *raw;
-    size_t n;
-    OK(fj_value_get_raw(&e, &raw, &n));
     char text[64];
-    memcpy(text, raw, n);
-    text[n] = '\0';
+    const size_t n = raw_text(&e, text, sizeof text);
     errno = 0;
     const double want = strtod(text, NULL);
     const fj_error code = malformed[checked]               ? FJ_ERR_BAD_NUMBER
