@@ -1653,6 +1653,46 @@ static void object_next_key_matches_next(void **state) {
   fj_parser_free(p);
 }
 
+/* The number getters write *out only with FJ_OK (and the doubles' range
+ * error, +-inf), through the inline paths and the exported functions alike:
+ * text running on after a number ("12x", parsed up to the x), a fraction
+ * for an integer, a range error of an integer, a string. */
+static void failed_number_reads_leave_out(void **state) {
+  fixture *f = *state;
+  fj_value root = parse(f, "[12x, 1.5x, 1.5, 99999999999999999999, -1, \"s\", 1e400]");
+  fj_array a;
+  fj_value v[7];
+  OK(fj_value_get_array(&root, &a));
+  for (int i = 0; i < 7; i++)
+    OK(fj_array_next(&a, &v[i]));
+  /* which of the six fail: int64 all but -1, uint64 all, doubles the bad
+   * text and the string (v[6], the range error, below) */
+  for (int i = 0; i < 6; i++) {
+    int64_t x = 7, xe = 7;
+    uint64_t u = 7, ue = 7;
+    double d = 7, de = 7;
+    fj_number n = {FJ_NUMBER_INT64, {7}}, ne = n;
+    if (i != 4) {
+      assert_true(fj_value_get_int64(&v[i], &x) != FJ_OK);
+      assert_true((fj_value_get_int64)(&v[i], &xe) != FJ_OK);
+    }
+    assert_true(fj_value_get_uint64(&v[i], &u) != FJ_OK);
+    assert_true((fj_value_get_uint64)(&v[i], &ue) != FJ_OK);
+    if (i < 2 || i == 5) {
+      assert_true(fj_value_get_double(&v[i], &d) != FJ_OK);
+      assert_true((fj_value_get_double)(&v[i], &de) != FJ_OK);
+      assert_true(fj_value_get_number(&v[i], &n) != FJ_OK);
+      assert_true((fj_value_get_number)(&v[i], &ne) != FJ_OK);
+    }
+    assert_true(x == 7 && xe == 7 && u == 7 && ue == 7 && d == 7 && de == 7);
+    assert_true(n.kind == FJ_NUMBER_INT64 && n.i == 7 && ne.kind == FJ_NUMBER_INT64 && ne.i == 7);
+  }
+  double d = 7, de = 7;
+  EXPECT(fj_value_get_double(&v[6], &d), FJ_ERR_NUMBER_RANGE);
+  EXPECT((fj_value_get_double)(&v[6], &de), FJ_ERR_NUMBER_RANGE);
+  assert_true(isinf(d) && d > 0 && isinf(de) && de > 0);
+}
+
 /* The raw text of v into text (cap bytes, NUL-terminated); its length. */
 static size_t raw_text(const fj_value *v, char *text, size_t cap) {
   const char *raw;
@@ -1825,6 +1865,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),
       cmocka_unit_test_setup_teardown(doubles_against_strtod, setup, teardown),
+      cmocka_unit_test_setup_teardown(failed_number_reads_leave_out, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(object_next_and_find, setup, teardown),

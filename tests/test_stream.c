@@ -1106,7 +1106,7 @@ static void digest(const fj_value *v, FILE *out) {
     break;
   }
   case FJ_TYPE_NUMBER: {
-    double d;
+    double d = 0;
     OK(fj_value_get_double(v, &d));
     fprintf(out, "d%.17g", d);
     break;

@@ -282,12 +282,13 @@ FJ__INLINE_CODE_END
  *          FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER;
  *          FJ_ERR_NOT_INTEGER; FJ_ERR_NUMBER_RANGE (a valid integer outside the
  *          range; its text stays available through fj_value_get_raw());
- *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. *out is written only
+ *          with FJ_OK. */
 FJ_API fj_error fj_value_get_int64(const fj_value *v, int64_t *out);
 
 /** Reads an integer in [0, 2^64). Errors as fj_value_get_int64()
- *  (FJ_ERR_INVALID_ARG included); a negative integer is
- *  FJ_ERR_NUMBER_RANGE. */
+ *  (FJ_ERR_INVALID_ARG included; *out written only with FJ_OK); a negative
+ *  integer is FJ_ERR_NUMBER_RANGE. */
 FJ_API fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
 
 /** Reads a number as the nearest double (round-half-to-even), correctly
@@ -298,7 +299,8 @@ FJ_API fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
  *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE
  *          (the magnitude rounds above DBL_MAX, e.g. `1e400`; *out is then
  *          ±inf, the value in the direction it overflowed);
- *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. Other errors leave
+ *          *out unchanged. */
 FJ_API fj_error fj_value_get_double(const fj_value *v, double *out);
 
 /** What fj_value_get_number() found (fj_number.kind). */
@@ -338,7 +340,8 @@ typedef struct fj_number {
  *          exponent or integer whose magnitude rounds above DBL_MAX, e.g.
  *          `1e400`; *out is then ±inf as FJ_NUMBER_DOUBLE or
  *          FJ_NUMBER_BIG_INTEGER);
- *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. */
+ *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. Other errors leave
+ *          *out unchanged. */
 FJ_API fj_error fj_value_get_number(const fj_value *v, fj_number *out);
 
 /** Reads `true` or `false`.
@@ -579,6 +582,21 @@ static inline fj_error fj__call_array_next(fj_array *a, fj_value *elem) {
     if (!(v)) return (f)(v, __VA_ARGS__);                                                          \
     fj_value tv_ = *(v);                                                                           \
     return (f)(&tv_, __VA_ARGS__);                                                                 \
+  } while (0)
+
+/* A number getter f(v, out) with copies of the handle and of the result
+ * (of type T), handed on when it holds one (FJ_OK, or the range error's
+ * +-inf), as the exported getters do: the caller's result then never has
+ * its address taken and can stay in a register on the inline paths. */
+#define FJ__CALL_NUMBER_GETTER(f, v, T, out)                                                       \
+  do {                                                                                             \
+    if (!(v) || !(out)) return (f)(v, out);                                                        \
+    fj_value tv_ = *(v);                                                                           \
+    T t_;                                                                                          \
+    memset(&t_, 0, sizeof t_);                                                                     \
+    const fj_error err_ = (f)(&tv_, &t_);                                                          \
+    if (err_ == FJ_OK || err_ == FJ_ERR_NUMBER_RANGE) *(out) = t_;                                 \
+    return err_;                                                                                   \
   } while (0)
 
 /* fj_value_get_array() / fj_value_get_object() with copies of the handle
@@ -1213,13 +1231,7 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
       return FJ_OK;
     }
   }
-  if (!v || !out) return (fj_value_get_number)(v, out);
-  fj_value tv = *v;
-  fj_number t;
-  memset(&t, 0, sizeof t);
-  const fj_error err = (fj_value_get_number)(&tv, &t);
-  if (err == FJ_OK || err == FJ_ERR_NUMBER_RANGE) *out = t; /* the range error's ±inf */
-  return err;
+  FJ__CALL_NUMBER_GETTER(fj_value_get_number, v, fj_number, out);
 }
 
 /* fj_value_get_double(): the short forms inline, then fj__number_fast()
@@ -1236,7 +1248,7 @@ static inline fj_error fj__value_get_double_inline(const fj_value *v, double *ou
       return FJ_OK;
     }
   }
-  FJ__CALL_GETTER(fj_value_get_double, v, out);
+  FJ__CALL_NUMBER_GETTER(fj_value_get_double, v, double, out);
 }
 
 static inline fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {

@@ -43,7 +43,10 @@ static fj_error number_start(const fj_value *v, const void *out, const uint8_t *
 }
 
 /* A number's text must end at a delimiter or the end of the input; a range
- * or not-an-integer verdict only counts for well-formed text. */
+ * or not-an-integer verdict only counts for well-formed text. The getters
+ * parse into a local and hand it on only with FJ_OK (or the range error's
+ * +-inf, for doubles), as parser.h says: text that goes on after a number
+ * ("12x") is refused after its digits were parsed. */
 static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_error err) {
   const uint8_t *end = p->hot.buf + p->hot.len;
   size_t at = (size_t)(s - p->hot.buf);
@@ -77,7 +80,11 @@ fj_error(fj_value_get_int64)(const fj_value *v, int64_t *out) {
   if (err) return err;
   fj_parser *p = v->parser;
   const uint8_t *end = p->hot.buf + p->hot.len;
-  if (FJ_LIKELY(fj__small_integer(s, end, out))) return FJ_OK;
+  int64_t x = 0;
+  if (FJ_LIKELY(fj__small_integer(s, end, &x))) {
+    *out = x;
+    return FJ_OK;
+  }
   size_t len = 0;
   /* A fraction or exponent: well-formed text is then "not an integer", and
    * readers that try int64 first read it as a double next, so parse it as
@@ -91,8 +98,10 @@ fj_error(fj_value_get_int64)(const fj_value *v, int64_t *out) {
     if (err == FJ_OK || err == FJ_ERR_NUMBER_RANGE)
       return finish_number(p, s, len, FJ_ERR_NOT_INTEGER);
   }
-  err = fj__parse_int64(s, end, out, &len);
-  return finish_number(p, s, len, err);
+  err = fj__parse_int64(s, end, &x, &len);
+  err = finish_number(p, s, len, err);
+  if (!err) *out = x;
+  return err;
 }
 
 fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
@@ -100,8 +109,11 @@ fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out) {
   fj_error err = number_start(v, out, &s);
   if (err) return err;
   size_t len = 0;
-  err = fj__parse_uint64(s, v->parser->hot.buf + v->parser->hot.len, out, &len);
-  return finish_number(v->parser, s, len, err);
+  uint64_t x = 0;
+  err = fj__parse_uint64(s, v->parser->hot.buf + v->parser->hot.len, &x, &len);
+  err = finish_number(v->parser, s, len, err);
+  if (!err) *out = x;
+  return err;
 }
 
 fj_error(fj_value_get_double)(const fj_value *v, double *out) {
@@ -109,8 +121,11 @@ fj_error(fj_value_get_double)(const fj_value *v, double *out) {
   fj_error err = number_start(v, out, &s);
   if (err) return err;
   size_t len = 0;
-  err = cached_double(v->parser, v, s, out, &len);
-  return finish_number(v->parser, s, len, err);
+  double d = 0;
+  err = cached_double(v->parser, v, s, &d, &len);
+  err = finish_number(v->parser, s, len, err);
+  if (err == FJ_OK || err == FJ_ERR_NUMBER_RANGE) *out = d;
+  return err;
 }
 
 fj_error(fj_value_get_number)(const fj_value *v, fj_number *out) {
@@ -120,9 +135,16 @@ fj_error(fj_value_get_number)(const fj_value *v, fj_number *out) {
   fj_parser *p = v->parser;
   const uint8_t *end = p->hot.buf + p->hot.len;
   size_t len = 0;
-  err = fj__parse_number(s, end, out, &len);
-  if (FJ_LIKELY(!err) && FJ_LIKELY(s + len == end || fj__is_delimiter(s[len]))) return FJ_OK;
-  return finish_number(p, s, len, err);
+  fj_number x;
+  memset(&x, 0, sizeof x);
+  err = fj__parse_number(s, end, &x, &len);
+  if (FJ_LIKELY(!err) && FJ_LIKELY(s + len == end || fj__is_delimiter(s[len]))) {
+    *out = x;
+    return FJ_OK;
+  }
+  err = finish_number(p, s, len, err);
+  if (err == FJ_ERR_NUMBER_RANGE) *out = x;
+  return err;
 }
 
 /* Whether the literal `word` (with its length) stands at structural pos,
