@@ -1415,7 +1415,8 @@ static void missing_field_keeps_found_value(void **state) {
 }
 
 /* fj_object_findn() accepts key NULL with key_len 0 (it only refuses NULL
- * with a length): that is the empty key. Run under UBSan: no memcmp on NULL. */
+ * with a length): that is the empty key. Run under UBSan: no memcmp on NULL.
+ * And a NULL value, as parser.h says. */
 static void find_empty_key_null_pointer(void **state) {
   fixture *f = *state;
   fj_value root = parse(f, "{\"x\": 0, \"\": 1}"), v;
@@ -1426,6 +1427,16 @@ static void find_empty_key_null_pointer(void **state) {
   OK(fj_object_findn(&o, NULL, 0, &v));
   assert_int_equal(get_i64(&v), 1);
   EXPECT(fj_object_findn(&o, NULL, 1, &v), FJ_ERR_INVALID_ARG);
+  /* a NULL value: whether the field is there; the next step skips it */
+  fj_value r2 = parse(f, "{\"a\": [1, {}], \"b\": 2, \"c\": 3}"), k;
+  OK(fj_value_get_object(&r2, &o));
+  OK(fj_object_find(&o, "a", NULL));
+  OK(fj_object_next(&o, &k, &v));
+  assert_str(&k, "b");
+  EXPECT(fj_object_find(&o, "d", NULL), FJ_ERR_NO_SUCH_FIELD);
+  OK(fj_object_find(&o, "c", NULL));
+  OK(fj_object_find(&o, "b", &v));
+  assert_int_equal(get_i64(&v), 2);
 }
 
 /* fj_value_get_number: the kind the text calls for, and the errors and

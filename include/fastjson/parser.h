@@ -493,7 +493,9 @@ FJ_API fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_l
  *  the next such object), so reading its fields in any order costs O(1)
  *  per lookup from then on; the answer is the same either way, and if the
  *  memory is not available the search stays linear. On
- *  FJ_ERR_NO_SUCH_FIELD the cursor is where it was.
+ *  FJ_ERR_NO_SUCH_FIELD the cursor is where it was. `value` may be NULL,
+ *  as in fj_object_next(): whether the field is there (the next step skips
+ *  its value).
  *  @return FJ_OK; FJ_ERR_NO_SUCH_FIELD; the errors of fj_object_next(). */
 FJ_API fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value);
 
