@@ -850,9 +850,12 @@ FJ_API void fj__clean_window(fj__cursor *c, const uint8_t *s);
 /* The contents of the string whose opening quote is at `open` and whose
  * closing quote comes before `next` (the next structural's byte, or the
  * input's end) with only whitespace between: true with them, if they hold
- * no escape. */
-static inline bool fj__plain_string_before(fj__cursor *c, const uint8_t *open, const uint8_t *next,
-                                           const char **s, size_t *len) {
+ * no escape. Always inline: gcc kept it out of line in a walk that reads
+ * keys and strings, and the call spilled the key step's registers around
+ * it (callgrind, visit walk: citm 16.5 -> 14.5 M instructions). */
+static FJ__ALWAYS_INLINE bool fj__plain_string_before(fj__cursor *c, const uint8_t *open,
+                                                      const uint8_t *next, const char **s,
+                                                      size_t *len) {
   const uint8_t *q = next - 1;
   if (*open != '"') return false;
   while (*q != '"') /* whitespace */
