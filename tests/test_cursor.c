@@ -236,8 +236,19 @@ static void bad_literals(void **state) {
   root = parse(f, "false");
   OK(fj_value_get_bool(&root, &b));
   assert_false(b);
+  /* the input ending inside a literal: truncated, where it ends */
   root = parse(f, "nul");
+  EXPECT(fj_value_is_null(&root, &b), FJ_ERR_TRUNCATED);
+  assert_location(f->p, FJ_ERR_TRUNCATED, 3, 1, 4);
+  root = parse(f, "fals");
+  EXPECT(fj_value_get_bool(&root, &b), FJ_ERR_TRUNCATED);
+  assert_location(f->p, FJ_ERR_TRUNCATED, 4, 1, 5);
+  root = parse(f, "t");
+  EXPECT(fj_value_get_bool(&root, &b), FJ_ERR_TRUNCATED);
+  assert_location(f->p, FJ_ERR_TRUNCATED, 1, 1, 2);
+  root = parse(f, "nul ");
   EXPECT(fj_value_is_null(&root, &b), FJ_ERR_BAD_LITERAL);
+  assert_location(f->p, FJ_ERR_BAD_LITERAL, 0, 1, 1);
   /* the same offsets as validation */
   static const char *const docs[] = {"[nullx]", "[truex]", "[falsey]", "[tru]", "[nul]"};
   for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {

@@ -164,8 +164,10 @@ static void number_and_literal_errors(void **state) {
       {"-a", 0, FJ_ERR_BAD_NUMBER, 1},       {"[1a]", 0, FJ_ERR_BAD_NUMBER, 2},
       {"1.5.5", 0, FJ_ERR_BAD_NUMBER, 3},    {"2e3e4", 0, FJ_ERR_BAD_NUMBER, 3},
       {"[- 1]", 0, FJ_ERR_BAD_NUMBER, 2},    {"{\"a\":1\"b\"}", 0, FJ_ERR_BAD_NUMBER, 6},
-      {"tru", 0, FJ_ERR_BAD_LITERAL, 0},     {"[tru]", 0, FJ_ERR_BAD_LITERAL, 1},
-      {"truex", 0, FJ_ERR_BAD_LITERAL, 4},   {"nul", 0, FJ_ERR_BAD_LITERAL, 0},
+      {"tru", 0, FJ_ERR_TRUNCATED, 3},       {"[tru]", 0, FJ_ERR_BAD_LITERAL, 1},
+      {"truex", 0, FJ_ERR_BAD_LITERAL, 4},   {"nul", 0, FJ_ERR_TRUNCATED, 3},
+      {"[fals", 0, FJ_ERR_TRUNCATED, 5},     {"{\"a\":n", 0, FJ_ERR_TRUNCATED, 6},
+      {"nul ", 0, FJ_ERR_BAD_LITERAL, 0},    {"[tr ", 0, FJ_ERR_BAD_LITERAL, 1},
       {"[nulL]", 0, FJ_ERR_BAD_LITERAL, 1},  {"falsy", 0, FJ_ERR_BAD_LITERAL, 0},
       {"[true1]", 0, FJ_ERR_BAD_LITERAL, 5}, {"TRUE", 0, FJ_ERR_EXPECTED_VALUE, 0},
   };

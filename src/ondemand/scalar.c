@@ -155,12 +155,15 @@ static bool literal_is(const fj_parser *p, uint32_t pos, const char *word, size_
   return at + n == p->hot.len || fj__is_delimiter(p->hot.buf[at + n]);
 }
 
-/* FJ_ERR_BAD_LITERAL where fj_parser_validate() puts it: at the literal
- * when it is misspelt (tru), after it when a token goes on (nullx). */
+/* The error fj_parser_validate() gives, where it puts it: FJ_ERR_BAD_LITERAL
+ * at the literal when it is misspelt (tru,), after it when a token goes on
+ * (nullx); FJ_ERR_TRUNCATED at the end when the input ends inside it (tru). */
 static fj_error bad_literal(fj_parser *p, uint32_t pos, const char *word, size_t n) {
-  size_t at = p->hot.idx[pos];
-  bool spelt = p->hot.len - at >= n && memcmp(p->hot.buf + at, word, n) == 0;
-  return fj__fail(p, FJ_ERR_BAD_LITERAL, spelt ? at + n : at);
+  size_t at = p->hot.idx[pos], k = 0;
+  while (k < n && at + k < p->hot.len && p->hot.buf[at + k] == (uint8_t)word[k])
+    k++;
+  if (k < n && at + k == p->hot.len) return fj__fail(p, FJ_ERR_TRUNCATED, at + k);
+  return fj__fail(p, FJ_ERR_BAD_LITERAL, k == n ? at + n : at);
 }
 
 fj_error(fj_value_get_bool)(const fj_value *v, bool *out) {

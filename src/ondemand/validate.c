@@ -21,7 +21,9 @@ fj_error fj__check_scalar(fj_parser *p, uint32_t pos) {
     if (!w) return fj__fail(p, FJ_ERR_EXPECTED_VALUE, p->hot.idx[pos]);
     while (w[n] && s + n < end && s[n] == (uint8_t)w[n])
       n++;
-    if (w[n]) return fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[pos]);
+    if (w[n]) /* cut off by the end of the input ("[tru"): truncated, not misspelt */
+      return s + n == end ? fj__fail(p, FJ_ERR_TRUNCATED, p->hot.idx[pos] + n)
+                          : fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[pos]);
   }
   if (err) return fj__fail(p, err, p->hot.idx[pos] + n);
   if (s + n < end && !fj__is_delimiter(s[n]))
