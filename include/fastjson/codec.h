@@ -214,7 +214,8 @@ FJ_API fj_error fj_decode_path_index(fj_decoder *d, size_t index, fj_error e);
 FJ_API bool fj_decode_is_null(const fj_value *v);
 
 /** Checks that a value whose first byte is 'n' is the literal `null`.
- *  @return FJ_OK; FJ_ERR_BAD_LITERAL, described. */
+ *  @return FJ_OK; FJ_ERR_BAD_LITERAL, or FJ_ERR_TRUNCATED when the input ends
+ *          inside it, described. */
 FJ_API fj_error fj_decode_null(fj_decoder *d, const fj_value *v);
 
 /** Describes an error a cursor call returned (the parser's location and

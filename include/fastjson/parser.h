@@ -76,7 +76,8 @@ typedef struct fj_allocator {
   void *ctx;
 } fj_allocator;
 
-/** Options for fj_parser_new(). Zero-initialise, then set what you need:
+/** Options for fj_parser_new(). Zero-initialise (`= {0}` in C, `{}` in C++,
+ *  where `{0}` draws -Wmissing-field-initializers), then set what you need:
  *  a zero field means its default. */
 typedef struct fj_parser_options {
   /** Maximum nesting depth of arrays and objects (0: FJ_DEFAULT_MAX_DEPTH;
@@ -346,13 +347,15 @@ FJ_API fj_error fj_value_get_number(const fj_value *v, fj_number *out);
 
 /** Reads `true` or `false`.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
- *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_LITERAL; FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_LITERAL (`tru,`, `truex`); FJ_ERR_TRUNCATED
+ *          (the input ends inside the literal: `tru`); FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_bool(const fj_value *v, bool *out);
 
 /** Tells whether the value is `null` (*out true) or any other value (false).
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
- *          FJ_ERR_BAD_LITERAL (`nul`, `nullx`); FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_BAD_LITERAL (`nul,`, `nullx`); FJ_ERR_TRUNCATED (the input ends
+ *          inside the literal: `nul`); FJ_ERR_STALE_DOCUMENT;
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_is_null(const fj_value *v, bool *out);
 
@@ -434,7 +437,10 @@ FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
 FJ_API fj_error fj_array_next(fj_array *a, fj_value *elem);
 
 /** The element at index `i` (0-based), counted from the iteration's current
- *  position: call it on a fresh iteration for absolute indexes.
+ *  position: it skips `i` elements and returns the next, so on a fresh
+ *  iteration `i` is the absolute index, and after at(2) at(0) is element 3
+ *  (the cursor only moves forward; enter the array again, by a JSON Pointer
+ *  or a new parse, to go back).
  *  @return FJ_OK; FJ_ERR_INDEX_RANGE (the array closes first; the iteration
  *          is then finished); the errors of fj_array_next(). */
 FJ_API fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);

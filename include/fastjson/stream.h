@@ -95,7 +95,8 @@ enum {
  *  default is FJ_MAX_DOCUMENT_SIZE). */
 #define FJ_STREAM_DEFAULT_MAX_DOCUMENT ((size_t)64 << 20)
 
-/** Options for the fj_stream_new_* functions. Zero-initialise and set what
+/** Options for the fj_stream_new_* functions. Zero-initialise (`= {0}` in C,
+ *  `{}` in C++, where `{0}` draws -Wmissing-field-initializers) and set what
  *  you need: zero fields mean their defaults. */
 typedef struct fj_stream_options {
   fj_stream_format format;

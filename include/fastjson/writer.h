@@ -14,7 +14,7 @@
  * every call's result (a document whose every call returned FJ_OK is
  * complete). Sink errors are the exception: they stick (below).
  *
- *   fj_buffer out = {0};
+ *   fj_buffer out = {0};          // C++: fj_buffer out{};
  *   fj_writer *w;
  *   fj_writer_new(&w, NULL, fj_sink_buffer(&out));
  *   fj_writer_begin_object(w);
@@ -73,7 +73,8 @@ enum fj_write_flags {
   FJ_WRITE_NONFINITE_AS_NULL = 1u << 6
 };
 
-/** Options for fj_writer_new(). Zero-initialise, then set what you need:
+/** Options for fj_writer_new(). Zero-initialise (`= {0}` in C, `{}` in C++,
+ *  where `{0}` draws -Wmissing-field-initializers), then set what you need:
  *  zero means the default (compact output, UTF-8 checked). */
 typedef struct fj_writer_options {
   /** FJ_WRITE_* bits. */
