@@ -265,6 +265,53 @@ static void bad_literals(void **state) {
   }
 }
 
+/* Every number getter, inline and exported, on a number the end of the
+ * input cuts off: FJ_ERR_TRUNCATED at the end, where validation puts it;
+ * the same text followed by a byte is FJ_ERR_BAD_NUMBER at that byte. */
+static void cut_off_numbers(void **state) {
+  fixture *f = *state;
+  static const char *const cut[] = {"-", "1.", "-0.", "1e", "2E+", "3.5e-", "[1.", "[-"};
+  for (size_t i = 0; i < sizeof cut / sizeof *cut; i++) {
+    for (int closed = 0; closed < 2; closed++) {
+      char doc[16];
+      snprintf(doc, sizeof doc, "%s%s", cut[i], closed ? (cut[i][0] == '[' ? "]" : " ") : "");
+      const size_t len = strlen(doc), at = strlen(cut[i]);
+      const fj_error want = closed ? FJ_ERR_BAD_NUMBER : FJ_ERR_TRUNCATED;
+      fj_location loc;
+      EXPECT(fj_parser_validate(f->p, doc, len), want);
+      EXPECT(fj_parser_last_error(f->p, &loc), want);
+      assert_int_equal(loc.offset, at);
+      for (int getter = 0; getter < 8; getter++) {
+        fj_value root = parse(f, doc), v = root;
+        fj_array a;
+        if (doc[0] == '[') {
+          OK(fj_value_get_array(&root, &a));
+          OK(fj_array_next(&a, &v));
+        }
+        int64_t i64 = 7;
+        uint64_t u64 = 7;
+        double d = 7;
+        fj_number n = {FJ_NUMBER_INT64, {7}};
+        fj_error got = getter == 0   ? fj_value_get_int64(&v, &i64)
+                       : getter == 1 ? (fj_value_get_int64)(&v, &i64)
+                       : getter == 2 ? fj_value_get_uint64(&v, &u64)
+                       : getter == 3 ? (fj_value_get_uint64)(&v, &u64)
+                       : getter == 4 ? fj_value_get_double(&v, &d)
+                       : getter == 5 ? (fj_value_get_double)(&v, &d)
+                       : getter == 6 ? fj_value_get_number(&v, &n)
+                                     : (fj_value_get_number)(&v, &n);
+        if (got != want) print_error("'%s', getter %d: %s\n", doc, getter, fj_error_name(got));
+        EXPECT(got, want);
+        assert_location(f->p, want, at, 1, at + 1);
+        assert_true(i64 == 7 && u64 == 7 && d == 7 && n.i == 7); /* *out untouched */
+      }
+      for (size_t k = 0; k < f->ndocs; k++) /* keep() holds at most 64 */
+        free(f->docs[k]);
+      f->ndocs = 0;
+    }
+  }
+}
+
 static void integer_edges(void **state) {
   fixture *f = *state;
   fj_value root = parse(f, "[-9223372036854775808, -9223372036854775809, 9223372036854775807,"
@@ -1884,6 +1931,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(scalar_getters, setup, teardown),
       cmocka_unit_test_setup_teardown(get_number_kinds, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
+      cmocka_unit_test_setup_teardown(cut_off_numbers, setup, teardown),
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),
       cmocka_unit_test_setup_teardown(doubles_against_strtod, setup, teardown),

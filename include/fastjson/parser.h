@@ -281,6 +281,7 @@ FJ__INLINE_CODE_END
  *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
  *          FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER;
+ *          FJ_ERR_TRUNCATED (the input ends inside the number: `[1.`, `-`);
  *          FJ_ERR_NOT_INTEGER; FJ_ERR_NUMBER_RANGE (a valid integer outside the
  *          range; its text stays available through fj_value_get_raw());
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. *out is written only
@@ -297,11 +298,10 @@ FJ_API fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
  *  Lemire, "Number Parsing at a Gigabyte per Second", 2021, with an exact
  *  fallback). `-0` gives -0.0; underflow gives a subnormal or zero.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
- *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_NUMBER_RANGE
- *          (the magnitude rounds above DBL_MAX, e.g. `1e400`; *out is then
- *          ±inf, the value in the direction it overflowed);
- *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. Other errors leave
- *          *out unchanged. */
+ *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_TRUNCATED (as
+ *          fj_value_get_int64()); FJ_ERR_NUMBER_RANGE (the magnitude rounds above DBL_MAX, e.g.
+ * `1e400`; *out is then ±inf, the value in the direction it overflowed); FJ_ERR_STALE_DOCUMENT;
+ * FJ_ERR_OUT_OF_ORDER. Other errors leave *out unchanged. */
 FJ_API fj_error fj_value_get_double(const fj_value *v, double *out);
 
 /** What fj_value_get_number() found (fj_number.kind). */
@@ -337,7 +337,8 @@ typedef struct fj_number {
  *  @param out  receives the kind and the value.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
  *          FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER (malformed
- *          text, at the offending byte); FJ_ERR_NUMBER_RANGE (a fraction,
+ *          text, at the offending byte); FJ_ERR_TRUNCATED (the input ends
+ *          inside the number, at the end); FJ_ERR_NUMBER_RANGE (a fraction,
  *          exponent or integer whose magnitude rounds above DBL_MAX, e.g.
  *          `1e400`; *out is then ±inf as FJ_NUMBER_DOUBLE or
  *          FJ_NUMBER_BIG_INTEGER);

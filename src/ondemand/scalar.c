@@ -43,14 +43,17 @@ static fj_error number_start(const fj_value *v, const void *out, const uint8_t *
 }
 
 /* A number's text must end at a delimiter or the end of the input; a range
- * or not-an-integer verdict only counts for well-formed text. The getters
+ * or not-an-integer verdict only counts for well-formed text. Text that
+ * stops being a number at the end of the input ("1.", "1e+") is
+ * FJ_ERR_TRUNCATED there, as fj_parser_validate() says. The getters
  * parse into a local and hand it on only with FJ_OK (or the range error's
  * +-inf, for doubles), as parser.h says: text that goes on after a number
  * ("12x") is refused after its digits were parsed. */
 static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_error err) {
   const uint8_t *end = p->hot.buf + p->hot.len;
   size_t at = (size_t)(s - p->hot.buf);
-  if (err == FJ_ERR_BAD_NUMBER) return fj__fail(p, err, at + len);
+  if (err == FJ_ERR_BAD_NUMBER) /* cut off by the end of the input ("[1.", "-"): truncated */
+    return fj__fail(p, s + len == end ? FJ_ERR_TRUNCATED : err, at + len);
   if (s + len < end && !fj__is_delimiter(s[len])) return fj__fail(p, FJ_ERR_BAD_NUMBER, at + len);
   return err ? fj__fail(p, err, at) : FJ_OK;
 }

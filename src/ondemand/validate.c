@@ -25,7 +25,9 @@ fj_error fj__check_scalar(fj_parser *p, uint32_t pos) {
       return s + n == end ? fj__fail(p, FJ_ERR_TRUNCATED, p->hot.idx[pos] + n)
                           : fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[pos]);
   }
-  if (err) return fj__fail(p, err, p->hot.idx[pos] + n);
+  if (err) /* a number cut off by the end of the input ("[1.", "-"): truncated */
+    return fj__fail(p, err == FJ_ERR_BAD_NUMBER && s + n == end ? FJ_ERR_TRUNCATED : err,
+                    p->hot.idx[pos] + n);
   if (s + n < end && !fj__is_delimiter(s[n]))
     return fj__fail(p,
                     *s == '-' || (*s >= '0' && *s <= '9') ? FJ_ERR_BAD_NUMBER : FJ_ERR_BAD_LITERAL,
