@@ -312,6 +312,77 @@ static void cut_off_numbers(void **state) {
   }
 }
 
+/* fj_array_count() / fj_object_count() check the container's own commas
+ * and colons: the error and offset fj_parser_validate() gives, where
+ * counting commas alone counted [1 2 3] as one element; the children's
+ * contents are only bracket-matched, as when they are skipped. */
+static void counts_check_separators(void **state) {
+  fixture *f = *state;
+  static const char *const bad[] = {
+      "[1 2 3]",
+      "[1,,2]",
+      "[1,]",
+      "[,1]",
+      "[1:2]",
+      "[[1] [2]]",
+      "[{} 1]",
+      "{\"a\" 1}",
+      "{1:2}",
+      "{\"a\":1 \"b\":2}",
+      "{\"a\":1,}",
+      "{\"a\",\"b\"}",
+      "{\"a\":1:2}",
+      "{,}",
+      "{\"a\"::1}",
+      "{\"a\":}",
+      "{\"a\":{} \"b\":1}",
+      "[\"a\":1]",
+      "[1,2 ]x",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    const char *d = bad[i];
+    fj_location want, got;
+    const fj_error code = fj_parser_validate(f->p, d, strlen(d));
+    assert_true(code != FJ_OK);
+    EXPECT(fj_parser_last_error(f->p, &want), code);
+    fj_value root = parse(f, d);
+    size_t n = 99;
+    fj_error err;
+    if (d[0] == '[') {
+      fj_array a;
+      OK(fj_value_get_array(&root, &a));
+      err = fj_array_count(&a, &n);
+    } else {
+      fj_object o;
+      OK(fj_value_get_object(&root, &o));
+      err = fj_object_count(&o, &n);
+    }
+    if (code == FJ_ERR_TRAILING_CONTENT) { /* after the root's end: counting does not look */
+      OK(err);
+      assert_int_equal(n, 2);
+      continue;
+    }
+    if (err != code)
+      print_error("%s: %s, validation %s\n", d, fj_error_name(err), fj_error_name(code));
+    EXPECT(err, code);
+    EXPECT(fj_parser_last_error(f->p, &got), code);
+    assert_int_equal(got.offset, want.offset);
+    assert_int_equal(n, 99); /* no count on failure */
+  }
+  /* the children's own contents are not checked (as a skip does not) */
+  fj_value root = parse(f, "[[1 2], {\"a\" 1}, 3]");
+  fj_array a;
+  size_t n = 0;
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_count(&a, &n));
+  assert_int_equal(n, 3);
+  root = parse(f, "{\"a\": [1 2], \"b\": {:}}");
+  fj_object o;
+  OK(fj_value_get_object(&root, &o));
+  OK(fj_object_count(&o, &n));
+  assert_int_equal(n, 2);
+}
+
 static void integer_edges(void **state) {
   fixture *f = *state;
   fj_value root = parse(f, "[-9223372036854775808, -9223372036854775809, 9223372036854775807,"
@@ -1932,6 +2003,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(get_number_kinds, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
       cmocka_unit_test_setup_teardown(cut_off_numbers, setup, teardown),
+      cmocka_unit_test_setup_teardown(counts_check_separators, setup, teardown),
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),
       cmocka_unit_test_setup_teardown(doubles_against_strtod, setup, teardown),

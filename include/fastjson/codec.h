@@ -321,8 +321,9 @@ FJ_API fj_error fj_decode_string_view(fj_decoder *d, const fj_value *v, const ch
  *  the arena (both NULL when the object is empty).
  *  @return FJ_OK; FJ_ERR_NOMEM ("out of memory", or "array too large" when
  *          the size in bytes overflows size_t), described at the object's
- *          `{`; the errors of fj_object_count() (FJ_ERR_TRUNCATED,
- *          FJ_ERR_DEPTH, FJ_ERR_STALE_DOCUMENT), described. */
+ *          `{`; the errors of fj_object_count() (FJ_ERR_EXPECTED_COMMA,
+ *          FJ_ERR_EXPECTED_KEY, FJ_ERR_EXPECTED_COLON, FJ_ERR_EXPECTED_VALUE,
+ *          FJ_ERR_TRUNCATED, FJ_ERR_DEPTH, FJ_ERR_STALE_DOCUMENT), described. */
 FJ_API fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_size, fj_str **keys,
                                     void **values, size_t *count);
 

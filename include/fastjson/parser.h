@@ -29,8 +29,9 @@
  * only bracket-matched, so errors inside it (a malformed number, a bad \u
  * escape, a nested [1} whose counts balance) are not seen; its own
  * brackets must be a pair ([1,2} is an error wherever it is passed over:
- * skipped, counted or taken raw). fj_parser_validate() checks the whole
- * document against RFC 8259.
+ * skipped, counted or taken raw). Counting a container also checks its own
+ * commas and colons ([1 2] is not one element). fj_parser_validate()
+ * checks the whole document against RFC 8259.
  *
  * Thread-safety: a parser and its values belong to one thread at a time;
  * distinct parsers can be used on distinct threads.
@@ -450,10 +451,16 @@ FJ_API fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
  *  bracket matching from the array's start; neither the cursor nor the
  *  iteration moves. It also works after the cursor has left the array (the
  *  iteration ended or its parent moved on), as long as the document is
- *  current. Costs a pass over the array's structurals.
+ *  current. Costs a pass over the array's structurals. The commas between
+ *  the elements are checked on the way, with the error and offset
+ *  fj_parser_validate() gives; the elements' own contents are only
+ *  bracket-matched, as when they are skipped. *count is written only with
+ *  FJ_OK.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`a` or `count` NULL, or a zeroed
- *          `*a`); FJ_ERR_TRUNCATED; FJ_ERR_DEPTH; the bracket errors of
- *          fj_value_get_raw() (the array closed by '}'); FJ_ERR_STALE_DOCUMENT. */
+ *          `*a`); FJ_ERR_EXPECTED_COMMA (`[1 2]`, `[1:2]`);
+ *          FJ_ERR_EXPECTED_VALUE (`[1,,2]`, `[1,]`); FJ_ERR_TRUNCATED;
+ *          FJ_ERR_DEPTH; the bracket errors of fj_value_get_raw() (the array
+ *          closed by '}'); FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_array_count(fj_array *a, size_t *count);
 
 /* ---- objects --------------------------------------------------------------- */
@@ -511,8 +518,10 @@ FJ_API fj_error fj_object_find(fj_object *o, const char *key, fj_value *value);
 
 /** Counts the fields of the object, like fj_array_count(): from the
  *  object's start, without moving the cursor or the iteration, so it also
- *  works after the cursor has left the object.
- *  @return as fj_array_count(). */
+ *  works after the cursor has left the object. Each field's key, colon and
+ *  comma are checked on the way (the values only bracket-matched).
+ *  @return as fj_array_count(), and FJ_ERR_EXPECTED_KEY (`{1:2}`,
+ *          `{"a":1,}`) and FJ_ERR_EXPECTED_COLON (`{"a" 1}`). */
 FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
 
 /* ---- JSON Pointer ---------------------------------------------------------- */

@@ -640,12 +640,42 @@ fj_error fj_value_skip(const fj_value *v) {
   return skip_value(p);
 }
 
+/* What count_children() expects next among a container's own structurals:
+ * in an array value, comma; in an object key, colon, value, comma. */
+enum { WANT_VALUE, WANT_COMMA, WANT_KEY, WANT_COLON };
+
+/* The error for an own structural of the container that the phase `want`
+ * does not allow, as fj_parser_validate() names it. */
+static fj_error separator_error(unsigned want) {
+  return want == WANT_VALUE   ? FJ_ERR_EXPECTED_VALUE
+         : want == WANT_COMMA ? FJ_ERR_EXPECTED_COMMA
+         : want == WANT_KEY   ? FJ_ERR_EXPECTED_KEY
+                              : FJ_ERR_EXPECTED_COLON;
+}
+
+/* The phase after the container's own structural c at phase want, or 4
+ * (c is not allowed there). A value's first structural (a container's
+ * opening bracket included) counts as the value; the children's own
+ * contents are not checked, as for a skip. */
+static unsigned next_phase(unsigned want, uint8_t c, bool object) {
+  switch (want) {
+  case WANT_COMMA: return c == ',' ? (object ? WANT_KEY : WANT_VALUE) : 4;
+  case WANT_KEY: return c == '"' ? WANT_COLON : 4;
+  case WANT_COLON: return c == ':' ? WANT_VALUE : 4;
+  default: return c == ',' || c == ':' || c == ']' || c == '}' ? 4 : WANT_COMMA;
+  }
+}
+
 /* Counts the children of the container at structural `start` by bracket
- * matching from a local position; the cursor does not move. */
+ * matching from a local position; the cursor does not move. Its own
+ * commas and colons are checked on the way ([1 2] is not one element), the
+ * children's contents only bracket-matched. */
 static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth, size_t *count) {
   uint32_t pos = start + 1, depth = 1;
   size_t commas = 0;
   uint8_t c = fj__char(p, pos);
+  const bool object = fj__char(p, start) == '{';
+  unsigned want = object ? WANT_KEY : WANT_VALUE;
   if (c == ']' || c == '}') {
     *count = 0;
     return fj__check_pair(p, start, pos);
@@ -653,13 +683,17 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
   while (depth) {
     if (pos >= p->hot.n) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
     c = p->hot.buf[p->hot.idx[pos]];
+    if (depth == 1 && !((c == ']' || c == '}') && want == WANT_COMMA)) {
+      unsigned next = next_phase(want, c, object);
+      if (next > WANT_COLON) return fj__fail(p, separator_error(want), p->hot.idx[pos]);
+      commas += c == ',';
+      want = next;
+    }
     if (c == '[' || c == '{') {
       if (base_depth + ++depth > p->hot.max_depth)
         return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
     } else if (c == ']' || c == '}') {
       depth--;
-    } else if (c == ',' && depth == 1) {
-      commas++;
     }
     pos++;
   }
