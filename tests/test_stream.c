@@ -534,6 +534,67 @@ static void concatenated(void **state) {
   recs_free(&rs);
 }
 
+/* A number or literal at the end of a document's text is FJ_ERR_TRUNCATED
+ * only when the end of the input cut it off: followed by whitespace or a
+ * separator it is malformed, as fj_parser_validate() says of the same bytes
+ * (the stream trims the text, so its end is not the input's). */
+static void cut_off_scalars(void **state) {
+  (void)state;
+  static const struct {
+    fj_stream_format format;
+    const char *in;
+    fj_error errs[6];
+    uint64_t at[6];
+  } cases[] = {
+      {FJ_STREAM_NDJSON,
+       "1e+ \n-\ntru \nnul\n1\n-",
+       {FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL, FJ_ERR_BAD_LITERAL, FJ_OK,
+        FJ_ERR_TRUNCATED},
+       {3, 6, 7, 12, 0, 19}},
+      {FJ_STREAM_CONCATENATED,
+       "1e+ 2 tru [1] -",
+       {FJ_ERR_BAD_NUMBER, FJ_OK, FJ_ERR_BAD_LITERAL, FJ_OK, FJ_ERR_TRUNCATED},
+       {3, 0, 6, 0, 15}},
+      {FJ_STREAM_JSON_SEQ,
+       "\x1e"
+       "1e+\n\x1etru\n\x1e"
+       "1\n\x1e-",
+       {FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL, FJ_OK, FJ_ERR_TRUNCATED},
+       {4, 6, 0, 15}},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    fj_stream_options o = {.format = cases[c].format, .flags = FJ_STREAM_VALIDATE};
+    recs rs = collect_buffer(cases[c].in, strlen(cases[c].in), &o);
+    for (size_t i = 0; i < rs.n; i++) {
+      if (rs.r[i].err != cases[c].errs[i] || rs.r[i].error_offset != cases[c].at[i])
+        print_error("case %zu, document %zu: %s at %llu\n", c, i, fj_error_name(rs.r[i].err),
+                    (unsigned long long)rs.r[i].error_offset);
+      EXPECT(rs.r[i].err, cases[c].errs[i]);
+      assert_int_equal(rs.r[i].error_offset, cases[c].at[i]);
+    }
+    assert_true(rs.n >= 4 && (rs.n == 6 || cases[c].errs[rs.n] == FJ_OK));
+    recs_free(&rs);
+  }
+  /* without validation: the getters on each document's root */
+  const char in[] = "1e+ \nnul\n2.5e\t\n1e";
+  const fj_error want[] = {FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL, FJ_ERR_BAD_NUMBER,
+                           FJ_ERR_TRUNCATED};
+  fj_stream *s;
+  fj_stream_options o = {.format = FJ_STREAM_NDJSON};
+  OK(fj_stream_new_buffer(&s, in, sizeof in - 1, &o));
+  fj_document doc;
+  for (size_t i = 0; i < 4; i++) {
+    OK(fj_stream_next(s, &doc));
+    double d = 0;
+    bool b = false;
+    EXPECT(i == 1 ? fj_value_is_null(&doc.root, &b) : fj_value_get_double(&doc.root, &d), want[i]);
+    EXPECT(i == 1 ? (fj_value_is_null)(&doc.root, &b) : (fj_value_get_double)(&doc.root, &d),
+           want[i]);
+  }
+  EXPECT(fj_stream_next(s, &doc), FJ_END);
+  fj_stream_free(s);
+}
+
 /* ---- chunked input: every chunk size gives the same documents -------------- */
 
 /* For every chunk size from 1 byte to a few kilobytes the chunked stream
@@ -1243,6 +1304,7 @@ int main(void) {
       cmocka_unit_test(ndjson_batch_sizes),
       cmocka_unit_test(json_seq),
       cmocka_unit_test(concatenated),
+      cmocka_unit_test(cut_off_scalars),
       cmocka_unit_test(chunked_ndjson),
       cmocka_unit_test(chunked_concatenated_and_seq),
       cmocka_unit_test(oversized_documents),

@@ -215,8 +215,11 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          error of fj_parser_parse() (FJ_ERR_UTF8, FJ_ERR_CONTROL_CHAR, ...;
  *          with FJ_STREAM_VALIDATE every error of fj_parser_validate());
  *          FJ_ERR_TRUNCATED (brackets left open, including a last document
- *          cut off by the end of the input, whose unclosed string is also
- *          reported as FJ_ERR_TRUNCATED); FJ_ERR_TRAILING_CONTENT (more after
+ *          cut off by the end of the input, whose unclosed string, number
+ *          or literal is also reported as FJ_ERR_TRUNCATED; a number or
+ *          literal followed by whitespace or a separator, as `1e+` or `tru`
+ *          on an NDJSON line, is FJ_ERR_BAD_NUMBER or FJ_ERR_BAD_LITERAL as
+ *          fj_parser_validate() reports it); FJ_ERR_TRAILING_CONTENT (more after
  *          the root value closes, as in an NDJSON line `{} {}`);
  *          FJ_ERR_DOCUMENT_TOO_LARGE (longer than max_document_size). Errors after
  *          which the stream ends: whatever the source's read returned

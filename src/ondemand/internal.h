@@ -71,6 +71,10 @@ struct fj_parser {
    * read (never used) by wide loads; a stream's batch ends after its
    * documents */
   const uint8_t *read_end, *batch_read_end;
+  /* the caller's input goes on after the document's text (a stream's
+   * whitespace or separator): a number or literal at the text's end was
+   * not cut off by the end of the input (fj__cut_off) */
+  bool text_goes_on;
   size_t idx_cap;
   /* whether stage 1 saw a \u escape in the document (or its stream's
    * batch): if not, stage 1 has already checked every string completely */
@@ -112,6 +116,13 @@ static inline fj_error fj__fail(fj_parser *p, fj_error e, size_t offset) {
   p->err = e;
   p->err_offset = offset;
   return e;
+}
+
+/* Whether a number or literal that stops being well-formed at byte `at`
+ * (its end, or the byte that breaks it) was cut off by the end of the
+ * input, FJ_ERR_TRUNCATED, rather than malformed. */
+static inline bool fj__cut_off(const fj_parser *p, const uint8_t *at) {
+  return at == p->hot.buf + p->hot.len && !p->text_goes_on;
 }
 
 /* The byte at structural `pos`, or 0 past the last one. */

@@ -105,6 +105,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->hot.buf = json;
   p->hot.len = len;
   p->read_end = p->hot.buf + len;
+  p->text_goes_on = false;
   p->hot.n = 0;
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
   p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */

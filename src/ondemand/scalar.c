@@ -53,7 +53,7 @@ static fj_error finish_number(fj_parser *p, const uint8_t *s, size_t len, fj_err
   const uint8_t *end = p->hot.buf + p->hot.len;
   size_t at = (size_t)(s - p->hot.buf);
   if (err == FJ_ERR_BAD_NUMBER) /* cut off by the end of the input ("[1.", "-"): truncated */
-    return fj__fail(p, s + len == end ? FJ_ERR_TRUNCATED : err, at + len);
+    return fj__fail(p, fj__cut_off(p, s + len) ? FJ_ERR_TRUNCATED : err, at + len);
   if (s + len < end && !fj__is_delimiter(s[len])) return fj__fail(p, FJ_ERR_BAD_NUMBER, at + len);
   return err ? fj__fail(p, err, at) : FJ_OK;
 }
@@ -165,7 +165,7 @@ static fj_error bad_literal(fj_parser *p, uint32_t pos, const char *word, size_t
   size_t at = p->hot.idx[pos], k = 0;
   while (k < n && at + k < p->hot.len && p->hot.buf[at + k] == (uint8_t)word[k])
     k++;
-  if (k < n && at + k == p->hot.len) return fj__fail(p, FJ_ERR_TRUNCATED, at + k);
+  if (k < n && fj__cut_off(p, p->hot.buf + at + k)) return fj__fail(p, FJ_ERR_TRUNCATED, at + k);
   return fj__fail(p, FJ_ERR_BAD_LITERAL, k == n ? at + n : at);
 }
 

@@ -341,6 +341,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   fj_parser *p = s->parser;
   uint32_t closed;
   fj_error err = parse_doc(s, a, b, taken, &doc->root, &closed);
+  p->text_goes_on = b < s->end; /* whitespace or a separator follows the text */
   if (!err && s->format == FJ_STREAM_JSON_SEQ && seq_truncated(s, b))
     err = fj__fail(p, FJ_ERR_TRUNCATED, b - a);
   if (!err)

@@ -22,11 +22,11 @@ fj_error fj__check_scalar(fj_parser *p, uint32_t pos) {
     while (w[n] && s + n < end && s[n] == (uint8_t)w[n])
       n++;
     if (w[n]) /* cut off by the end of the input ("[tru"): truncated, not misspelt */
-      return s + n == end ? fj__fail(p, FJ_ERR_TRUNCATED, p->hot.idx[pos] + n)
-                          : fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[pos]);
+      return fj__cut_off(p, s + n) ? fj__fail(p, FJ_ERR_TRUNCATED, p->hot.idx[pos] + n)
+                                   : fj__fail(p, FJ_ERR_BAD_LITERAL, p->hot.idx[pos]);
   }
   if (err) /* a number cut off by the end of the input ("[1.", "-"): truncated */
-    return fj__fail(p, err == FJ_ERR_BAD_NUMBER && s + n == end ? FJ_ERR_TRUNCATED : err,
+    return fj__fail(p, err == FJ_ERR_BAD_NUMBER && fj__cut_off(p, s + n) ? FJ_ERR_TRUNCATED : err,
                     p->hot.idx[pos] + n);
   if (s + n < end && !fj__is_delimiter(s[n]))
     return fj__fail(p,
