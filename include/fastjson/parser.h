@@ -150,7 +150,12 @@ typedef struct fj__cursor {
  *  structural index. Copy it freely; its fields are private (read the type
  *  with fj_value_type()). A call that fails leaves each handle, array or
  *  object it would have written zeroed, and every call refuses a zeroed one
- *  with FJ_ERR_INVALID_ARG: ignoring an error never reads garbage. */
+ *  with FJ_ERR_INVALID_ARG: ignoring an error never reads garbage.
+ *  In hot code pass handles by pointer (`const fj_value *`), as the API
+ *  does: a copy of a handle the cursor has just written (passing it by value
+ *  to a recursive visitor) is read with a 16-byte load that the CPU cannot
+ *  forward from the cursor's 8-byte stores, and waits for them to reach the
+ *  cache (a by-value visitor walked mesh.json 2.4 times slower on Zen 5). */
 typedef struct fj_value {
   fj_parser *parser;
   uint64_t parent; /* serial of the open parent container */
