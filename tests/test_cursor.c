@@ -313,9 +313,10 @@ static void cut_off_numbers(void **state) {
 }
 
 /* fj_array_count() / fj_object_count() check the container's own commas
- * and colons: the error and offset fj_parser_validate() gives, where
- * counting commas alone counted [1 2 3] as one element; the children's
- * contents are only bracket-matched, as when they are skipped. */
+ * and colons, each child's first byte and a child container's own bracket
+ * pair: the error and offset fj_parser_validate() gives, where counting
+ * commas alone counted [1 2 3], [x] and [[1}] as one element; the
+ * children's contents are only bracket-matched, as when they are skipped. */
 static void counts_check_separators(void **state) {
   fixture *f = *state;
   static const char *const bad[] = {
@@ -338,6 +339,13 @@ static void counts_check_separators(void **state) {
       "{\"a\":{} \"b\":1}",
       "[\"a\":1]",
       "[1,2 ]x",
+      "[[1}]",
+      "[{]]",
+      "[[1,2}, 3]",
+      "{\"a\":[1}}",
+      "[x]",
+      "[1,x]",
+      "{\"a\":x}",
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     const char *d = bad[i];

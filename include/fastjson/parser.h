@@ -457,13 +457,14 @@ FJ_API fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
  *  iteration moves. It also works after the cursor has left the array (the
  *  iteration ended or its parent moved on), as long as the document is
  *  current. Costs a pass over the array's structurals. The commas between
- *  the elements are checked on the way, with the error and offset
- *  fj_parser_validate() gives; the elements' own contents are only
+ *  the elements, each element's first byte and an element container's own
+ *  bracket pair are checked on the way, with the error and offset
+ *  fj_parser_validate() gives; what lies inside the elements is only
  *  bracket-matched, as when they are skipped. *count is written only with
  *  FJ_OK.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`a` or `count` NULL, or a zeroed
  *          `*a`); FJ_ERR_EXPECTED_COMMA (`[1 2]`, `[1:2]`);
- *          FJ_ERR_EXPECTED_VALUE (`[1,,2]`, `[1,]`); FJ_ERR_TRUNCATED;
+ *          FJ_ERR_EXPECTED_VALUE (`[1,,2]`, `[1,]`, `[x]`); FJ_ERR_TRUNCATED;
  *          FJ_ERR_DEPTH; the bracket errors of fj_value_get_raw() (the array
  *          closed by '}'); FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_array_count(fj_array *a, size_t *count);

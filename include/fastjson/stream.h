@@ -50,9 +50,11 @@ typedef enum fj_stream_format {
   FJ_STREAM_NDJSON = 0,
   /** JSON text sequences (RFC 7464): each document is preceded by the record
    *  separator 0x1E and normally ends with LF (0x0A). Empty records are skipped.
-   *  As RFC 7464 section 2.4 requires, a top-level number or literal that is
-   *  not followed by whitespace before the next RS (or the end) is
-   *  FJ_ERR_TRUNCATED. A bad record is reported and the next RS read. */
+   *  As RFC 7464 section 2.4 requires, a well-formed top-level number or
+   *  literal that is not followed by whitespace before the next RS (or the
+   *  end) is FJ_ERR_TRUNCATED; a malformed one (`1x`, `tru`) is
+   *  FJ_ERR_BAD_NUMBER or FJ_ERR_BAD_LITERAL, as fj_parser_validate() reports
+   *  it. A bad record is reported and the next RS read. */
   FJ_STREAM_JSON_SEQ = 1,
   /** Concatenated documents: values one after another, separated by
    *  whitespace where they would otherwise run together (`1 2`, `{}{}`,

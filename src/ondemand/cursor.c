@@ -654,24 +654,26 @@ static fj_error separator_error(unsigned want) {
 }
 
 /* The phase after the container's own structural c at phase want, or 4
- * (c is not allowed there). A value's first structural (a container's
- * opening bracket included) counts as the value; the children's own
- * contents are not checked, as for a skip. */
+ * (c is not allowed there). A value's first byte (a container's opening
+ * bracket included) counts as the value; what follows it inside a child is
+ * not checked, as for a skip. */
 static unsigned next_phase(unsigned want, uint8_t c, bool object) {
   switch (want) {
   case WANT_COMMA: return c == ',' ? (object ? WANT_KEY : WANT_VALUE) : 4;
   case WANT_KEY: return c == '"' ? WANT_COLON : 4;
   case WANT_COLON: return c == ':' ? WANT_VALUE : 4;
-  default: return c == ',' || c == ':' || c == ']' || c == '}' ? 4 : WANT_COMMA;
+  default: return fj__type_of[c] ? WANT_COMMA : 4; /* a byte no value starts with: `[x]` */
   }
 }
 
 /* Counts the children of the container at structural `start` by bracket
  * matching from a local position; the cursor does not move. Its own
- * commas and colons are checked on the way ([1 2] is not one element), the
- * children's contents only bracket-matched. */
+ * commas and colons are checked on the way ([1 2] is not one element), and
+ * each child's first byte and, for a container, its own bracket pair ([1}
+ * passed over is an error, as in a skip); the children's contents are only
+ * bracket-matched. */
 static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth, size_t *count) {
-  uint32_t pos = start + 1, depth = 1;
+  uint32_t pos = start + 1, depth = 1, child = 0;
   size_t commas = 0;
   uint8_t c = fj__char(p, pos);
   const bool object = fj__char(p, start) == '{';
@@ -692,8 +694,10 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
     if (c == '[' || c == '{') {
       if (base_depth + ++depth > p->hot.max_depth)
         return fj__fail(p, FJ_ERR_DEPTH, p->hot.idx[pos]);
+      child = depth == 2 ? pos : child;
     } else if (c == ']' || c == '}') {
-      depth--;
+      fj_error err = --depth == 1 ? fj__check_pair(p, child, pos) : FJ_OK;
+      if (err) return err;
     }
     pos++;
   }

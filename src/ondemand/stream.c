@@ -342,8 +342,10 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   uint32_t closed;
   fj_error err = parse_doc(s, a, b, taken, &doc->root, &closed);
   p->text_goes_on = b < s->end; /* whitespace or a separator follows the text */
-  if (!err && s->format == FJ_STREAM_JSON_SEQ && seq_truncated(s, b))
-    err = fj__fail(p, FJ_ERR_TRUNCATED, b - a);
+  if (!err && s->format == FJ_STREAM_JSON_SEQ && seq_truncated(s, b)) {
+    err = fj__check_scalar(p, 0); /* a malformed one (`1x`, `tru`) is reported as such */
+    if (!err) err = fj__fail(p, FJ_ERR_TRUNCATED, b - a);
+  }
   if (!err)
     err = s->flags & FJ_STREAM_VALIDATE ? fj__validate_document(p) : check_balance(p, closed);
   if (err == FJ_ERR_UNCLOSED_STRING && cut) err = FJ_ERR_TRUNCATED;
