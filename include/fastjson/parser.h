@@ -30,8 +30,9 @@
  * escape, a nested [1} whose counts balance) are not seen; its own
  * brackets must be a pair ([1,2} is an error wherever it is passed over:
  * skipped, counted or taken raw). Counting a container also checks its own
- * commas and colons ([1 2] is not one element). fj_parser_validate()
- * checks the whole document against RFC 8259.
+ * commas and colons and each child's first byte ([1 2] and [x] are not one
+ * element). fj_parser_validate() checks the whole document against
+ * RFC 8259.
  *
  * Thread-safety: a parser and its values belong to one thread at a time;
  * distinct parsers can be used on distinct threads.
@@ -525,7 +526,9 @@ FJ_API fj_error fj_object_find(fj_object *o, const char *key, fj_value *value);
 /** Counts the fields of the object, like fj_array_count(): from the
  *  object's start, without moving the cursor or the iteration, so it also
  *  works after the cursor has left the object. Each field's key, colon and
- *  comma are checked on the way (the values only bracket-matched).
+ *  comma, its value's first byte and a container value's own bracket pair
+ *  are checked on the way (what lies inside the values is only
+ *  bracket-matched).
  *  @return as fj_array_count(), and FJ_ERR_EXPECTED_KEY (`{1:2}`,
  *          `{"a":1,}`) and FJ_ERR_EXPECTED_COLON (`{"a" 1}`). */
 FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
