@@ -641,8 +641,9 @@ fj_error fj_value_skip(const fj_value *v) {
 }
 
 /* What count_children() expects next among a container's own structurals:
- * in an array value, comma; in an object key, colon, value, comma. */
-enum { WANT_VALUE, WANT_COMMA, WANT_KEY, WANT_COLON };
+ * in an array value, comma; in an object key, colon, value, comma.
+ * WANT_NOTHING: the structural seen is not allowed where it stands. */
+enum { WANT_VALUE, WANT_COMMA, WANT_KEY, WANT_COLON, WANT_NOTHING };
 
 /* The error for an own structural of the container that the phase `want`
  * does not allow, as fj_parser_validate() names it. */
@@ -653,16 +654,16 @@ static fj_error separator_error(unsigned want) {
                               : FJ_ERR_EXPECTED_COLON;
 }
 
-/* The phase after the container's own structural c at phase want, or 4
- * (c is not allowed there). A value's first byte (a container's opening
+/* The phase after the container's own structural c at phase want, or
+ * WANT_NOTHING. A value's first byte (a container's opening
  * bracket included) counts as the value; what follows it inside a child is
  * not checked, as for a skip. */
 static unsigned next_phase(unsigned want, uint8_t c, bool object) {
   switch (want) {
-  case WANT_COMMA: return c == ',' ? (object ? WANT_KEY : WANT_VALUE) : 4;
-  case WANT_KEY: return c == '"' ? WANT_COLON : 4;
-  case WANT_COLON: return c == ':' ? WANT_VALUE : 4;
-  default: return fj__type_of[c] ? WANT_COMMA : 4; /* a byte no value starts with: `[x]` */
+  case WANT_COMMA: return c == ',' ? (object ? WANT_KEY : WANT_VALUE) : WANT_NOTHING;
+  case WANT_KEY: return c == '"' ? WANT_COLON : WANT_NOTHING;
+  case WANT_COLON: return c == ':' ? WANT_VALUE : WANT_NOTHING;
+  default: return fj__type_of[c] ? WANT_COMMA : WANT_NOTHING; /* `[x]`: no value starts so */
   }
 }
 
@@ -687,7 +688,7 @@ static fj_error count_children(fj_parser *p, uint32_t start, uint32_t base_depth
     c = p->hot.buf[p->hot.idx[pos]];
     if (depth == 1 && !((c == ']' || c == '}') && want == WANT_COMMA)) {
       unsigned next = next_phase(want, c, object);
-      if (next > WANT_COLON) return fj__fail(p, separator_error(want), p->hot.idx[pos]);
+      if (next == WANT_NOTHING) return fj__fail(p, separator_error(want), p->hot.idx[pos]);
       commas += c == ',';
       want = next;
     }
