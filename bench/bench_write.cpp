@@ -17,6 +17,8 @@
 //              timing), string_builder<mini_formatter> reused: what
 //              simdjson::to_string() runs, without a new std::string per call
 //              (its only public form; the builder is marked internal)
+//   replay-only: the replay loop with no writer (play_replay_only()): what
+//              the fastjson and rapidjson rows spend on the loop itself
 // Before timing, each output is read back (RapidJSON, full precision) and
 // must give the recorded events again: the same keys and strings, integers,
 // and doubles to the bit (jansson and json-c print 17 significant digits,
@@ -280,6 +282,47 @@ template <class W> __attribute__((aligned(64))) void play_rapidjson(W &w, const 
   }
 }
 
+// The same loop with no writer: each event stores its kind's byte, or copies
+// 16 bytes of its string or its 8-byte number, unformatted (no JSON, no
+// checks). Its time is the share of every row above that is the replay:
+// reading the events and the switch on their kind, whose indirect jump
+// mispredicts wherever the kinds follow no pattern.
+__attribute__((aligned(64))) size_t play_replay_only(uint8_t *out, const recording &r) {
+  const char *a = r.arena.data();
+  uint8_t *p = out;
+  for (const event &e : r.events) {
+    switch (fjb_event_kind(e.kind)) {
+    case FJB_BEGIN_OBJECT: *p++ = '{'; break;
+    case FJB_END_OBJECT: *p++ = '}'; break;
+    case FJB_BEGIN_ARRAY: *p++ = '['; break;
+    case FJB_END_ARRAY: *p++ = ']'; break;
+    case FJB_KEY: std::memcpy(p, a + e.off, 16), p += e.len + 1; break;
+    case FJB_STRING: std::memcpy(p, a + e.off, 16), p += e.len + 2; break;
+    case FJB_INT64:
+    case FJB_UINT64:
+    case FJB_DOUBLE: std::memcpy(p, &e.u, 8), p += 8; break;
+    case FJB_TRUE: std::memcpy(p, "true", 4), p += 4; break;
+    case FJB_FALSE: std::memcpy(p, "false", 5), p += 5; break;
+    case FJB_NULL: std::memcpy(p, "null", 4), p += 4; break;
+    }
+  }
+  return size_t(p - out);
+}
+
+void write_replay_only(benchmark::State &state, const fjbench::file *f) {
+  recording r = record(*f);
+  // room for 16 bytes at every event's start
+  std::vector<uint8_t> out(r.arena.size() + 24 * r.events.size() + 16);
+  size_t bytes = 0;
+  for (auto _ : state) {
+    bytes = play_replay_only(out.data(), r);
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+  state.counters["output_bytes"] = double(bytes);
+}
+
 void write_fastjson(benchmark::State &state, const fjbench::file *f) {
   recording r = record(*f);
   fj_buffer out = {};
@@ -412,6 +455,7 @@ void register_write() {
   for (const fjbench::file &f : fjbench::corpus()) {
     benchmark::RegisterBenchmark(("write/fastjson/" + f.name).c_str(), write_fastjson, &f);
     benchmark::RegisterBenchmark(("write/rapidjson/" + f.name).c_str(), write_rapidjson, &f);
+    benchmark::RegisterBenchmark(("write/replay-only/" + f.name).c_str(), write_replay_only, &f);
 #ifdef FJ_BENCH_SIMDJSON
     benchmark::RegisterBenchmark(("write/simdjson/" + f.name).c_str(), write_simdjson, &f);
 #endif

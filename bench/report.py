@@ -59,7 +59,10 @@ TASKS = [
      "(`json_object_to_json_string_length`) a tree built before timing, `jansson-build` and "
      "`json-c-build` build, write and free it in every iteration; `simdjson` serialises its DOM, "
      "parsed before timing (`string_builder`, what `simdjson::to_string` runs). Every output "
-     "must read back as the recorded events; bytes are the input document's size."),
+     "must read back as the recorded events; bytes are the input document's size. "
+     "`replay-only` is the replay loop with no writer (each event stores its bytes "
+     "unformatted): the part of the `fastjson` and `rapidjson` rows that is the loop itself, "
+     "mostly the switch on each event's kind; it bounds the ratio any writer can reach here."),
     ("minify", "Removing whitespace outside strings from a whole document: fastjson "
      "`fj_minify` (validates the document fully first) and `fastjson-unvalidated` "
      "(`fj_minify_unvalidated_into`: no validation, into a reused buffer, the like-for-like "
@@ -125,6 +128,8 @@ def lib_sort_key(lib, fj_main):
         kernels = ["avx512", "avx2", "sse42", "neon", "scalar"]
         k = lib[len("fastjson-"):]
         return (1, f"{kernels.index(k):02d}" if k in kernels else f"99{lib}")
+    if lib in HARNESS_ROWS:
+        return (3, lib)
     base = peer_of(lib)
     rank = PEER_ORDER.index(base) if base else len(PEER_ORDER)
     return (2, f"{rank:02d}{lib}")
@@ -186,6 +191,9 @@ class Results:
 # Tasks whose ratio is taken from another fastjson row than the default: the
 # one that does what the peers do (simdjson::minify does not validate).
 LIKE_FOR_LIKE = {"minify": "fastjson-unvalidated"}
+# Rows that measure the harness, not a library (write/replay-only: the replay
+# loop with no writer): shown last, never the row's best, a peer or a bar.
+HARNESS_ROWS = {"replay-only"}
 
 
 def dispatch_medians(results, side):
@@ -236,7 +244,7 @@ def task_table(rows, corpus_sizes, kernel, sort_by_size=False, task=None):
     else:
         inputs = input_order(inputs, corpus_sizes)
     unit = next(iter(rows.values()))["unit"]
-    peers = [l for l in libs if not l.startswith("fastjson")]
+    peers = [l for l in libs if not l.startswith("fastjson") and l not in HARNESS_ROWS]
     head = ["input", "size"] + [f"`{l}`" for l in libs]
     if fj and peers:
         head.append(f"`{fj}` / best peer")
@@ -251,7 +259,7 @@ def task_table(rows, corpus_sizes, kernel, sort_by_size=False, task=None):
         if size is None:
             size = max((rows[(l, inp)]["bytes"] or 0 for l in libs if (l, inp) in rows),
                        default=None)
-        best = max(vals.values()) if vals else None
+        best = max((v for l, v in vals.items() if l not in HARNESS_ROWS), default=None)
         cells = [f"`{inp}`", human_bytes(size)]
         for l in libs:
             v = vals.get(l)
@@ -307,7 +315,7 @@ def save(plt, fig, path):
 
 def relative_chart(plt, task, t, rows, path):
     """Horizontal bars: each library's throughput divided by fastjson's, per input."""
-    others = [l for l in t["libs"] if l != t["fj"]]
+    others = [l for l in t["libs"] if l != t["fj"] and l not in HARNESS_ROWS]
     if not t["fj"] or not others:
         return False
     inputs = [i for i in t["inputs"] if (t["fj"], i) in rows]
