@@ -1036,6 +1036,77 @@ static void array_errors(void **state) {
   }
 }
 
+/* Nothing around the streamed array reaches the caller, so all of it is
+ * checked, with or without FJ_STREAM_VALIDATE: values off the path (before
+ * and after the array), keys, and the brackets that close the containers
+ * around it. Each input's last record carries the error and offset that
+ * fj_parser_validate() gives for the whole input (written out here too);
+ * the stream used to deliver every element with FJ_OK and end cleanly, or
+ * (`{]` skipped) report FJ_ERR_NO_SUCH_FIELD for a field that is there. */
+static void array_surroundings_checked(void **state) {
+  (void)state;
+  const struct {
+    const char *in, *ptr;
+    size_t good;
+    fj_error err;
+    uint64_t at;
+  } cases[] = {
+      {"{\"c\":[1]]", "/c", 1, FJ_ERR_EXPECTED_COMMA, 8},
+      {"{\"c\":[1]],", "/c", 1, FJ_ERR_EXPECTED_COMMA, 8},
+      {"{\"c\":[1],\"d\":x}", "/c", 1, FJ_ERR_EXPECTED_VALUE, 13},
+      {"{\"x\":[},\"c\":[1]}", "/c", 0, FJ_ERR_EXPECTED_VALUE, 6},
+      {"{\"x\":{]},\"c\":[1]}", "/c", 0, FJ_ERR_EXPECTED_KEY, 6},
+      {"{\"c\":[1], \"d\":[}", "/c", 1, FJ_ERR_EXPECTED_VALUE, 15},
+      {"{\"c\":[1],\"d\":tru}", "/c", 1, FJ_ERR_BAD_LITERAL, 13},
+      {"{\"c\":[1],\"d\":\"\\x\"}", "/c", 1, FJ_ERR_BAD_ESCAPE, 14},
+      {"{\"c\":[1],\"d\":01}", "/c", 1, FJ_ERR_BAD_NUMBER, 14},
+      {"{\"c\":[1],\"d\"}", "/c", 1, FJ_ERR_EXPECTED_COLON, 12},
+      {"{\"c\":[1],5:1}", "/c", 1, FJ_ERR_EXPECTED_KEY, 9},
+      {"{\"x\":\"\xff\",\"c\":[1]}", "/c", 0, FJ_ERR_UTF8, 6},
+      {"{\"\xff\":1,\"c\":[1]}", "/c", 0, FJ_ERR_UTF8, 2},
+      {"{\"x\":[\"\t\"],\"c\":[1]}", "/c", 0, FJ_ERR_CONTROL_CHAR, 7},
+      {"{\"c\":[1],\"d\":[1,2", "/c", 1, FJ_ERR_TRUNCATED, 17},
+      {"[[0],[1,2],3 4]", "/1", 2, FJ_ERR_EXPECTED_COMMA, 13},
+      {"[[0],[1,2],[3}]", "/1", 2, FJ_ERR_EXPECTED_COMMA, 13},
+      {"[{\"a\":1 \"b\":2},[1]]", "/1", 0, FJ_ERR_EXPECTED_COMMA, 8},
+  };
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const size_t len = strlen(cases[i].in);
+    fj_location loc;
+    EXPECT(fj_parser_validate(p, cases[i].in, len), cases[i].err);
+    EXPECT(fj_parser_last_error(p, &loc), cases[i].err);
+    assert_int_equal(loc.offset, cases[i].at);
+    for (uint32_t flags = 0; flags <= FJ_STREAM_VALIDATE; flags += FJ_STREAM_VALIDATE) {
+      for (size_t chunk = 0; chunk < 6; chunk++) {
+        fj_stream_options o = {.format = FJ_STREAM_ARRAY, .pointer = cases[i].ptr, .flags = flags};
+        recs rs = chunk ? collect_chunked(cases[i].in, len, chunk, o)
+                        : collect_buffer(cases[i].in, len, &o);
+        assert_int_equal(rs.n, cases[i].good + 1);
+        for (size_t k = 0; k < cases[i].good; k++)
+          EXPECT(rs.r[k].err, FJ_OK);
+        EXPECT(rs.r[cases[i].good].err, cases[i].err);
+        assert_int_equal(rs.r[cases[i].good].error_offset, cases[i].at);
+        recs_free(&rs);
+      }
+    }
+  }
+  /* valid surroundings of every kind still stream */
+  const char *ok = "{\"a\":{\"s\":\"\\u00e9\",\"n\":[null,-1.5e3,{}]},\"c\":[1,2],"
+                   "\"d\":{\"e\":[true,{\"f\":\"]\"}]},\"g\":0}";
+  EXPECT(fj_parser_validate(p, ok, strlen(ok)), FJ_OK);
+  for (size_t chunk = 0; chunk < 8; chunk++) {
+    recs rs = array_records(ok, "/c", chunk);
+    assert_int_equal(rs.n, 2);
+    EXPECT(rs.r[0].err, FJ_OK);
+    EXPECT(rs.r[1].err, FJ_OK);
+    EXPECT(rs.end, FJ_END);
+    recs_free(&rs);
+  }
+  fj_parser_free(p);
+}
+
 /* An oversized element cut off by the end of the input is reported once,
  * as too large, and the stream ends, whatever the chunks: a chunked stream
  * used to add a truncation error after it (found by fuzz/fuzz_stream.c). */
@@ -1329,6 +1400,7 @@ int main(void) {
       cmocka_unit_test(invalid_arguments),
       cmocka_unit_test(array_elements),
       cmocka_unit_test(array_errors),
+      cmocka_unit_test(array_surroundings_checked),
       cmocka_unit_test(array_oversized_cut_element),
       cmocka_unit_test(array_long_key_on_path),
       cmocka_unit_test(array_past_4gib),

@@ -68,13 +68,20 @@ typedef enum fj_stream_format {
   FJ_STREAM_CONCATENATED = 2,
   /** The elements of one array, each delivered as a document: the root
    *  array, or the array at fj_stream_options.pointer (RFC 6901; for example
-   *  "/data/items"). Memory is bounded by the largest element, however large
+   *  "/data/items"). Memory is bounded by the largest element (or value
+   *  off the path, which is held whole while it is checked), however large
    *  the array. Element offsets and lines count from the start of the input.
-   *  After the array the rest of the input is scanned: brackets must close
-   *  and only whitespace may follow. The parser's max_depth applies to each
-   *  element as a document of its own: the array and the containers on the
-   *  pointer's path around it are not counted (they are scanned without
-   *  recursion). */
+   *  Everything around the elements is checked, with or without
+   *  FJ_STREAM_VALIDATE, since no cursor will read it: every key, every
+   *  value off the path (before and after the array, each validated as
+   *  fj_parser_validate() does), the commas and colons, and the brackets
+   *  that close the containers around the array, each with its own kind;
+   *  only whitespace may follow. The error and its offset are the ones
+   *  fj_parser_validate() gives for the whole input, and the stream ends
+   *  there. The parser's max_depth applies to each element and each value
+   *  off the path as a document of its own: the array and the containers
+   *  on the pointer's path around it are not counted (they are scanned
+   *  without recursion). */
   FJ_STREAM_ARRAY = 3
 } fj_stream_format;
 
@@ -83,9 +90,11 @@ enum {
   /** Validate every document fully (as fj_parser_validate()) before it is
    *  delivered, so a document returned with FJ_OK is valid RFC 8259 JSON.
    *  Without this flag a document is checked lazily like any parse: stage 1
-   *  (UTF-8, strings) and bracket balance up front, the rest by the cursor.
-   *  A document whose brackets do not balance gets the first error that
-   *  validation finds (`{"x":[}`: FJ_ERR_EXPECTED_VALUE at the `}`). */
+   *  (UTF-8, strings) and the number of brackets up front, the rest by the
+   *  cursor, which reports a malformed number, literal or bracket of the
+   *  wrong kind (`{"k":[}]`) when it reads that part. A document whose
+   *  brackets do not pair up in number gets the first error that validation
+   *  finds (`{"x":[}`: FJ_ERR_EXPECTED_VALUE at the `}`). */
   FJ_STREAM_VALIDATE = 1u << 0
 };
 
@@ -217,11 +226,14 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          error of fj_parser_parse() (FJ_ERR_UTF8, FJ_ERR_CONTROL_CHAR, ...;
  *          with FJ_STREAM_VALIDATE every error of fj_parser_validate());
  *          FJ_ERR_TRUNCATED (brackets left open, including a last document
- *          cut off by the end of the input, whose unclosed string, number
- *          or literal is also reported as FJ_ERR_TRUNCATED; a number or
- *          literal followed by whitespace or a separator, as `1e+` or `tru`
- *          on an NDJSON line, is FJ_ERR_BAD_NUMBER or FJ_ERR_BAD_LITERAL as
- *          fj_parser_validate() reports it); FJ_ERR_TRAILING_CONTENT (more after
+ *          cut off by the end of the input, whose unclosed string is also
+ *          reported as FJ_ERR_TRUNCATED; with FJ_STREAM_VALIDATE so is its
+ *          cut-off number or literal, which without it the getter that reads
+ *          the value reports as FJ_ERR_TRUNCATED; a number or literal followed
+ *          by whitespace or a separator, as `1e+` or `tru` on an NDJSON line,
+ *          is FJ_ERR_BAD_NUMBER or FJ_ERR_BAD_LITERAL as fj_parser_validate()
+ *          reports it: from fj_stream_next() with FJ_STREAM_VALIDATE, and
+ *          without it from the getter); FJ_ERR_TRAILING_CONTENT (more after
  *          the root value closes, as in an NDJSON line `{} {}`);
  *          FJ_ERR_DOCUMENT_TOO_LARGE (longer than max_document_size). Errors after
  *          which the stream ends: whatever the source's read returned
@@ -237,8 +249,10 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          FJ_ERR_WRONG_TYPE (the pointer names no array), FJ_ERR_DOCUMENT_TOO_LARGE
  *          (a key on the path longer than max_document_size),
  *          FJ_ERR_EXPECTED_COMMA, FJ_ERR_EXPECTED_KEY, FJ_ERR_EXPECTED_COLON
- *          (broken syntax around the elements), FJ_ERR_TRUNCATED and
- *          FJ_ERR_TRAILING_CONTENT (the enclosing document). */
+ *          (broken syntax around the elements), every error of
+ *          fj_parser_validate() in a key or a value off the path,
+ *          FJ_ERR_TRUNCATED and FJ_ERR_TRAILING_CONTENT (the enclosing
+ *          document). */
 FJ_API fj_error fj_stream_next(fj_stream *s, fj_document *doc);
 
 /** Bytes of input the stream has consumed so far (everything before the

@@ -1,9 +1,17 @@
 /* FJ_STREAM_ARRAY: the elements of one array, however large, each delivered
  * as a document. The path to the array (a JSON Pointer) is followed byte by
- * byte: keys are compared as they stream past and values off the path are
- * skipped with the resumable value scanner, their bytes dropped as they are
- * scanned. Each element is delimited the same way and handed to the parser,
- * so memory is bounded by the largest element plus a chunk.
+ * byte: keys are compared as they stream past, and values off the path are
+ * delimited with the resumable value scanner. Each element is delimited the
+ * same way and handed to the parser, so memory is bounded by the largest
+ * element (or value off the path) plus a chunk.
+ *
+ * Nothing outside the elements reaches the caller, so all of it is checked
+ * here, whatever the flags: the punctuation around the elements and on the
+ * path (the containers around the array are closed by the phases, with
+ * their own kind of bracket), and every key and every value off the path,
+ * each validated by the parser as a text of its own once delimited (the
+ * scanner only counts brackets). The errors are those fj_parser_validate()
+ * gives for the whole input.
  *
  * Every phase below either advances (consuming bytes), delivers an element,
  * or asks for more bytes; a phase that asks is simply run again after the
@@ -22,8 +30,9 @@ fj_error fj__array_init(fj_stream *s, const char *ptr) {
     ntok += ptr[i] == '/';
   s->tokens = fj__malloc(&s->alloc, len + 1);
   s->token_end = fj__malloc(&s->alloc, (ntok + 1) * sizeof *s->token_end);
+  s->path_kinds = fj__malloc(&s->alloc, ntok + 1);
   s->tokens_len = len + 1;
-  if (!s->tokens || !s->token_end) return FJ_ERR_NOMEM;
+  if (!s->tokens || !s->token_end || !s->path_kinds) return FJ_ERR_NOMEM;
   size_t out = 0, k = 0;
   for (size_t i = 1; i <= len; i++) {
     if (i == len || ptr[i] == '/') {
@@ -43,6 +52,7 @@ fj_error fj__array_init(fj_stream *s, const char *ptr) {
 void fj__array_free(fj_stream *s) {
   fj__free(&s->alloc, s->tokens, s->tokens_len);
   fj__free(&s->alloc, s->token_end, (s->ntokens + 1) * sizeof *s->token_end);
+  fj__free(&s->alloc, s->path_kinds, s->ntokens + 1);
   fj__free(&s->alloc, s->key_buf, s->key_cap);
 }
 
@@ -84,6 +94,22 @@ static int fatal(fj_stream *s, fj_document *doc, fj_error *err, fj_error e) {
   return FJ__STEP_DOC;
 }
 
+/* Validates data[a, b), a key or a value off the path, as a JSON text of its
+ * own with the stream's parser (no document of the stream is held while the
+ * path is followed, and the last element's ends with this call). A number
+ * or literal at b is cut off only when the input ends there. On an error,
+ * ends the stream with it at its byte. */
+static int check_text(fj_stream *s, fj_document *doc, fj_error *err, size_t a, size_t b) {
+  fj_parser *p = s->parser;
+  fj_value root;
+  fj_error e = fj_parser_parse(p, s->data + a, b - a, &root);
+  p->text_goes_on = b < s->end || !fj__stream_ended(s);
+  if (!e) e = fj__validate_document(p);
+  if (!e) return FJ__STEP_AGAIN;
+  *err = fj__stream_fatal(s, e, a + p->err_offset, doc);
+  return FJ__STEP_DOC;
+}
+
 /* Whether the input starts with a byte order mark, which is refused as by
  * fj_parser_parse() (RFC 8259 section 8.1): 1 yes, 0 no, -1 need bytes. */
 static int starts_with_bom(const fj_stream *s) {
@@ -114,7 +140,7 @@ static int nav_value(fj_stream *s, fj_document *doc, fj_error *err) {
   } else {
     return fatal(s, doc, err, FJ_ERR_WRONG_TYPE);
   }
-  if (s->token < s->ntokens) s->enclosing++;
+  if (s->token < s->ntokens) s->path_kinds[s->enclosing++] = c;
   fj__stream_consume(s, s->pos + 1);
   return FJ__STEP_AGAIN;
 }
@@ -132,7 +158,15 @@ static int nav_key(fj_stream *s, fj_document *doc, fj_error *err) {
     return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
   if (!whole)
     return fj__stream_ended(s) ? fatal(s, doc, err, FJ_ERR_TRUNCATED) : FJ__STEP_NEED_MORE;
+  int r = check_text(s, doc, err, s->pos, i); /* UTF-8 and control characters too */
+  if (r != FJ__STEP_AGAIN) return r;
   size_t raw = i - s->pos;
+  if (s->in_tail) { /* a key after the array: checked, not compared */
+    s->key_match = false;
+    fj__stream_consume(s, i);
+    s->phase = FJ__AR_NAV_COLON;
+    return FJ__STEP_AGAIN;
+  }
   if (raw > s->key_cap) {
     uint8_t *b = fj__realloc(&s->alloc, s->key_buf, s->key_cap, raw);
     if (!b) return fatal(s, doc, err, FJ_ERR_NOMEM);
@@ -151,24 +185,29 @@ static int nav_key(fj_stream *s, fj_document *doc, fj_error *err) {
   return FJ__STEP_AGAIN;
 }
 
-/* Skips a value off the path, dropping its bytes as they are scanned. */
+/* Passes over a value off the path: delimits it, held whole as an element
+ * is (up to max_document_size), then validates it. */
 static int nav_skip(fj_stream *s, fj_document *doc, fj_error *err) {
   if (s->vs.state == FJ__VS_IDLE) {
     int r = need_byte(s, doc, err, FJ_ERR_TRUNCATED);
     if (r != FJ__STEP_AGAIN) return r;
-    uint8_t c = s->data[s->pos];
-    if (c == ']' || c == '}' || c == ',' || c == ':')
-      return fatal(s, doc, err, FJ_ERR_EXPECTED_VALUE);
+    if (!fj__is_value_start(s->data[s->pos])) return fatal(s, doc, err, FJ_ERR_EXPECTED_VALUE);
     s->scanned = s->pos;
   }
   bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
-  fj__stream_consume(s, s->scanned);
   if (done || (fj__stream_ended(s) && s->vs.state == FJ__VS_SCALAR)) {
     s->vs.state = FJ__VS_IDLE;
+    int r = check_text(s, doc, err, s->pos, s->scanned);
+    if (r != FJ__STEP_AGAIN) return r;
+    fj__stream_consume(s, s->scanned);
     s->phase = s->ar_after;
     return FJ__STEP_AGAIN;
   }
-  if (fj__stream_ended(s)) return fatal(s, doc, err, FJ_ERR_TRUNCATED);
+  if (fj__stream_ended(s)) { /* cut off: reported at the end, as validation does */
+    *err = fj__stream_fatal(s, FJ_ERR_TRUNCATED, s->end, doc);
+    return FJ__STEP_DOC;
+  }
+  if (s->scanned - s->pos > s->max_doc) return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
   return FJ__STEP_NEED_MORE;
 }
 
@@ -217,26 +256,30 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
   return FJ__STEP_DOC;
 }
 
-/* After the array: the containers around it must close, then only
+/* After the array, or after a value that follows it: the innermost
+ * container around it goes on (a comma, then a member or element, checked
+ * as off the path) or closes with its own bracket; once none is open, only
  * whitespace may follow. */
 static int tail(fj_stream *s, fj_document *doc, fj_error *err) {
-  if (s->vs.state == FJ__VS_IDLE) {
-    if (s->enclosing == 0) {
-      s->phase = FJ__AR_TRAILER;
-      return FJ__STEP_AGAIN;
-    }
-    fj__vscan_inside(&s->vs, s->enclosing);
-    s->scanned = s->pos;
-  }
-  bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
-  fj__stream_consume(s, s->scanned);
-  if (done) {
-    s->enclosing = 0;
+  if (s->enclosing == 0) {
     s->phase = FJ__AR_TRAILER;
     return FJ__STEP_AGAIN;
   }
-  if (fj__stream_ended(s)) return fatal(s, doc, err, FJ_ERR_TRUNCATED);
-  return FJ__STEP_NEED_MORE;
+  int r = need_byte(s, doc, err, FJ_ERR_TRUNCATED);
+  if (r != FJ__STEP_AGAIN) return r;
+  const bool object = s->path_kinds[s->enclosing - 1] == '{';
+  uint8_t c = s->data[s->pos];
+  if (c == (object ? '}' : ']')) {
+    s->enclosing--;
+  } else if (c != ',') {
+    return fatal(s, doc, err, FJ_ERR_EXPECTED_COMMA);
+  } else {
+    s->in_tail = true;
+    s->ar_after = FJ__AR_TAIL;
+    s->phase = object ? FJ__AR_NAV_KEY : FJ__AR_NAV_SKIP;
+  }
+  fj__stream_consume(s, s->pos + 1);
+  return FJ__STEP_AGAIN;
 }
 
 /* Punctuation after a value: `,` goes on with `next`, `close` ends with
@@ -301,7 +344,7 @@ int fj__array_step(fj_stream *s, fj_document *doc, fj_error *err) {
       s->token++;
       s->phase = FJ__AR_NAV_VALUE;
     } else {
-      s->ar_after = FJ__AR_NAV_AFTER_FIELD;
+      s->ar_after = s->in_tail ? FJ__AR_TAIL : FJ__AR_NAV_AFTER_FIELD;
       s->phase = FJ__AR_NAV_SKIP;
     }
     return FJ__STEP_AGAIN;

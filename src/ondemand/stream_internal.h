@@ -32,9 +32,6 @@ typedef struct fj__vscan {
  * should start is a one-byte value (the parser then reports it). */
 bool fj__vscan_run(fj__vscan *v, const uint8_t *d, size_t *i, size_t end);
 
-/* Starts a scan inside a container `depth` levels deep (after a value). */
-void fj__vscan_inside(fj__vscan *v, uint64_t depth);
-
 /* Scans a string body from d[*i] (just after the opening quote, or after
  * more of the body): true with *i past the closing quote, or false at end. */
 bool fj__vscan_string(fj__vscan *v, const uint8_t *d, size_t *i, size_t end);
@@ -68,7 +65,7 @@ enum {
   FJ__AR_FIRST,           /* just inside the streamed array */
   FJ__AR_ELEM,            /* an element is due */
   FJ__AR_AFTER,           /* after an element */
-  FJ__AR_TAIL,            /* closing the containers around the array */
+  FJ__AR_TAIL,            /* after a value in a container around the array */
   FJ__AR_TRAILER          /* only whitespace may follow */
 };
 
@@ -118,9 +115,11 @@ struct fj_stream {
   size_t *token_end; /* token k is tokens[token_end[k-1], token_end[k]) */
   size_t ntokens, token;
   int phase, ar_after;
-  uint64_t enclosing; /* containers around the streamed array */
+  uint64_t enclosing;  /* containers around the streamed array still open */
+  uint8_t *path_kinds; /* their opening brackets, outermost first (ntokens bytes) */
   uint64_t skip_count;
   bool key_match;
+  bool in_tail; /* after the array: keys and values are checked, not followed */
   uint8_t *key_buf;
   size_t key_cap;
 };

@@ -119,12 +119,6 @@ bool fj__vscan_run(fj__vscan *v, const uint8_t *d, size_t *pi, size_t end) {
   return false;
 }
 
-void fj__vscan_inside(fj__vscan *v, uint64_t depth) {
-  v->state = FJ__VS_CONTAINER;
-  v->depth = depth;
-  v->escaped = false;
-}
-
 size_t fj__skip_ws(const uint8_t *d, size_t i, size_t end) {
   static const uint64_t spaces = 0x2020202020202020u;
   for (;;) {
