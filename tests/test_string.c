@@ -242,10 +242,25 @@ static void bad_escapes(void **state) {
     EXPECT(fj_parser_last_error(f->p, &loc), FJ_ERR_BAD_ESCAPE);
     assert_int_equal(loc.offset, hex[i].offset);
   }
-  /* bad hex after a high surrogate, with replacement on: still a bad escape */
-  const char *s;
-  size_t n;
-  EXPECT(root_string(f, f->rep, "\"\\uD800\\u12G4\"", &s, &n), FJ_ERR_BAD_ESCAPE);
+  /* bad hex after a high surrogate: a bad escape at the second one, with
+   * replacement on or off (off, it was FJ_ERR_BAD_SURROGATE at the first:
+   * fresh-user trial) */
+  static const char *const after_high[] = {"\"\\uD800\\u12G4\"", "\"\\ud83d\\uzzzz\"",
+                                           "\"\\ud83d\\ude0\"", "\"\\ud83d\\u\""};
+  for (size_t i = 0; i < sizeof after_high / sizeof *after_high; i++) {
+    const char *s;
+    size_t n;
+    fj_location loc;
+    for (int rep = 0; rep < 2; rep++) {
+      fj_parser *p = rep ? f->rep : f->p;
+      EXPECT(root_string(f, p, after_high[i], &s, &n), FJ_ERR_BAD_ESCAPE);
+      EXPECT(fj_parser_last_error(p, &loc), FJ_ERR_BAD_ESCAPE);
+      assert_int_equal(loc.offset, 7);
+      EXPECT(fj_parser_validate(p, after_high[i], strlen(after_high[i])), FJ_ERR_BAD_ESCAPE);
+      EXPECT(fj_parser_last_error(p, &loc), FJ_ERR_BAD_ESCAPE);
+      assert_int_equal(loc.offset, 7);
+    }
+  }
   /* a bad escape character: refused by the parse itself (stage 1) */
   static const char *const chars[] = {"\"\\x\"", "\"\\a\"", "\"\\U0041\"", "\"\\'\"", "\"\\0\""};
   for (size_t i = 0; i < sizeof chars / sizeof *chars; i++) {

@@ -69,13 +69,18 @@ static size_t put_utf8(uint8_t *dst, uint32_t cp) {
  * input bytes (6 or 12), *cp the code point. */
 static fj_error decode_u(const uint8_t *s, const uint8_t *end, uint32_t flags, uint32_t *cp,
                          size_t *used, const uint8_t **err_at) {
-  uint32_t hi, lo;
+  uint32_t hi, lo = 0;
   *err_at = s;
   if (!read_u16(s, end, &hi)) return FJ_ERR_BAD_ESCAPE;
   *used = 6;
   *cp = hi;
   if (hi < 0xD800 || hi > 0xDFFF) return FJ_OK;
-  if (hi <= 0xDBFF && read_u16(s + 6, end, &lo) && lo >= 0xDC00 && lo <= 0xDFFF) {
+  const bool next_u = end - s >= 8 && s[6] == '\\' && s[7] == 'u';
+  if (hi <= 0xDBFF && next_u && !read_u16(s + 6, end, &lo)) {
+    *err_at = s + 6; /* the escape after it is malformed: that is the error */
+    return FJ_ERR_BAD_ESCAPE;
+  }
+  if (hi <= 0xDBFF && next_u && lo >= 0xDC00 && lo <= 0xDFFF) {
     *cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
     *used = 12;
     return FJ_OK;
