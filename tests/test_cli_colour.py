@@ -104,6 +104,10 @@ check(all(re.search(r"^\s*%d\s" % c, h, re.M) for c in (0, 1, 2, 3)),
 p = subprocess.run([exe, "--version"], stdout=subprocess.PIPE)
 check(p.returncode == 0 and re.match(r"^fastjson \d+\.\d+\.\d+\n$", p.stdout.decode()) is not None,
       "--version: %r" % p.stdout.decode())
+# like every command, it refuses what it does not take (it printed the version)
+p = subprocess.run([exe, "--version", "extra"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+check(p.returncode == 2 and p.stdout == b"" and b"extra" in p.stderr,
+      "--version extra: %d %r %r" % (p.returncode, p.stdout, p.stderr))
 
 if failures:
     sys.exit("%d check(s) failed" % len(failures))

@@ -1432,6 +1432,27 @@ static void test_buffer_taken_between_syncs(void **state) {
   fj_buffer_free(&b);
 }
 
+/* A finish that fails leaves the buffer as the last sync did (sink.h): len
+ * unchanged, the unfinished bytes after it; the document can still be
+ * completed, and then it is whole and NUL-terminated. */
+static void test_buffer_after_failed_finish(void **state) {
+  (void)state;
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+  assert_int_equal(fj_writer_string(w, "a\xff"), FJ_ERR_UTF8); /* refused */
+  assert_int_equal(fj_writer_finish(w), FJ_ERR_TRUNCATED);
+  assert_int_equal(b.len, 0);
+  assert_int_equal(fj_writer_string(w, "a"), FJ_OK);
+  assert_int_equal(fj_writer_end_array(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_int_equal(b.len, 5);
+  assert_string_equal((const char *)b.data, "[\"a\"]");
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
 static void test_random_documents(void **state) {
   (void)state;
   oracle o;
@@ -1523,6 +1544,7 @@ int main(void) {
       cmocka_unit_test(test_sinks),
       cmocka_unit_test(test_text_into_fixed_buffers),
       cmocka_unit_test(test_buffer_taken_between_syncs),
+      cmocka_unit_test(test_buffer_after_failed_finish),
       cmocka_unit_test(test_random_documents),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -829,6 +829,7 @@ int main(int argc, char **argv) {
       fputs(usage_text, stdout);
       return stdout_status();
     } else if (strcmp(argv[i], "--version") == 0) {
+      if (i + 1 < argc) return usage_error("--version takes no arguments", argv[i + 1]);
       printf("fastjson %s\n", FASTJSON_VERSION_STRING);
       return stdout_status();
     } else if (strcmp(argv[i], "--kernels") == 0) {

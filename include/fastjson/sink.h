@@ -40,9 +40,13 @@ typedef struct fj_buffer {
 
 /** A sink appending to `buf` (which must outlive the sink's use). Its write
  *  returns FJ_OK, or FJ_ERR_NOMEM (the buffer is then unchanged). A writer
- *  given this sink grows and fills `buf` directly, keeps `data[len]` a NUL
- *  after fj_writer_finish() (not counted in `len`), and updates `len` at
- *  every fj_writer_flush() and fj_writer_finish(). Between those calls and
+ *  given this sink grows and fills `buf` directly, and at every
+ *  fj_writer_flush() and every fj_writer_finish() that returns FJ_OK updates
+ *  `len` and makes `data[len]` a NUL (not counted in `len`). A finish that
+ *  fails (FJ_ERR_EMPTY, FJ_ERR_TRUNCATED: the document is not complete)
+ *  changes neither: `len` stays as the last flush (or the writer's start)
+ *  left it, and the bytes from `data[len]` on may hold the unfinished output, so
+ *  `data` is not a C string then. Between those calls and
  *  the writer's next event the buffer is the caller's: its bytes may be
  *  taken (fj_buffer_take()) or changed, and the writer's further output
  *  goes after its `len` then. Touching it at other times is undefined. */
