@@ -250,6 +250,24 @@ static void compare(const deliveries *ref, const deliveries *got, const source *
     if (!same_delivery(ref, &ref->d[i], got, &got->d[i])) abort();
 }
 
+/* FJ_STREAM_ARRAY with FJ_STREAM_VALIDATE and no small limits over input
+ * that fj_parser_validate() refuses must report an error somewhere: inside
+ * an element, or around the elements (which the stream checks itself; it
+ * used to pass over `[}` and `{"c":[1]]`). A depth error is the exception:
+ * the stream does not count the containers around the array. */
+static void check_refused(const deliveries *ref, const setup *s, const uint8_t *data, size_t size) {
+  static fj_parser *p;
+  if (s->o.format != FJ_STREAM_ARRAY || !(s->o.flags & FJ_STREAM_VALIDATE) ||
+      s->o.max_document_size || s->po.max_depth || s->po.flags)
+    return;
+  if (!p && fj_parser_new(&p, NULL)) abort();
+  fj_error v = fj_parser_validate(p, data, size);
+  if (v == FJ_OK || v == FJ_ERR_DEPTH) return;
+  for (size_t i = 0; i < ref->n; i++)
+    if (ref->d[i].ret != FJ_OK) return;
+  abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static fj_parser *shared;
@@ -278,6 +296,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fj_stream_free(st);
   compare(&ref, &got, &src);
   check_alone(&ref, &s.po);
+  check_refused(&ref, &s, data, size);
   deliveries_free(&ref);
   deliveries_free(&got);
   return 0;

@@ -123,9 +123,10 @@ typedef struct fj_stream_options {
   /** Longest document accepted, in bytes (leading and trailing whitespace
    *  excluded). 0: FJ_MAX_DOCUMENT_SIZE for a buffer stream,
    *  FJ_STREAM_DEFAULT_MAX_DOCUMENT for a chunked one. At most
-   *  FJ_MAX_DOCUMENT_SIZE. FJ_STREAM_ARRAY also holds each key on the
-   *  pointer's path to it (quotes included): a longer one is
-   *  FJ_ERR_DOCUMENT_TOO_LARGE, after which the stream ends. */
+   *  FJ_MAX_DOCUMENT_SIZE. FJ_STREAM_ARRAY also holds each key (quotes
+   *  included) and each value around the elements whole while it checks
+   *  it: a longer one is FJ_ERR_DOCUMENT_TOO_LARGE, after which the stream
+   *  ends. */
   size_t max_document_size;
   /** FJ_STREAM_ARRAY: JSON Pointer (RFC 6901, NUL-terminated) to the array
    *  whose elements are streamed; NULL or "" for the root. Copied. */

@@ -195,6 +195,8 @@ static int nav_skip(fj_stream *s, fj_document *doc, fj_error *err) {
     s->scanned = s->pos;
   }
   bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
+  /* limited like an element, whether or not it came in one chunk */
+  if (s->scanned - s->pos > s->max_doc) return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
   if (done || (fj__stream_ended(s) && s->vs.state == FJ__VS_SCALAR)) {
     s->vs.state = FJ__VS_IDLE;
     int r = check_text(s, doc, err, s->pos, s->scanned);
@@ -207,7 +209,6 @@ static int nav_skip(fj_stream *s, fj_document *doc, fj_error *err) {
     *err = fj__stream_fatal(s, FJ_ERR_TRUNCATED, s->end, doc);
     return FJ__STEP_DOC;
   }
-  if (s->scanned - s->pos > s->max_doc) return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
   return FJ__STEP_NEED_MORE;
 }
 
