@@ -52,9 +52,10 @@ typedef enum fj_stream_format {
    *  separator 0x1E and normally ends with LF (0x0A). Empty records are skipped.
    *  As RFC 7464 section 2.4 requires, a well-formed top-level number or
    *  literal that is not followed by whitespace before the next RS (or the
-   *  end) is FJ_ERR_TRUNCATED; a malformed one (`1x`, `tru`) is
-   *  FJ_ERR_BAD_NUMBER or FJ_ERR_BAD_LITERAL, as fj_parser_validate() reports
-   *  it. A bad record is reported and the next RS read. */
+   *  end) is FJ_ERR_TRUNCATED; a malformed one (`1x`, or `tru` before the
+   *  next RS) is FJ_ERR_BAD_NUMBER or FJ_ERR_BAD_LITERAL, as
+   *  fj_parser_validate() reports it (`tru` at the very end of the input
+   *  may be a cut-off `true`: FJ_ERR_TRUNCATED). A bad record is reported and the next RS read. */
   FJ_STREAM_JSON_SEQ = 1,
   /** Concatenated documents: values one after another, separated by
    *  whitespace where they would otherwise run together (`1 2`, `{}{}`,
@@ -76,10 +77,15 @@ typedef enum fj_stream_format {
    *  value off the path (before and after the array, each validated as
    *  fj_parser_validate() does), the commas and colons, and the brackets
    *  that close the containers around the array, each with its own kind;
-   *  only whitespace may follow. The error and its offset are the ones
-   *  fj_parser_validate() gives for the whole input, and the stream ends
-   *  there. The parser's max_depth applies to each element and each value
-   *  off the path as a document of its own: the array and the containers
+   *  only whitespace may follow. The stream ends at the first error in the
+   *  input's order, with the code and offset fj_parser_validate() gives
+   *  for it. (Validation reports what its first pass checks, invalid UTF-8
+   *  and control characters or bad escapes in strings, before any error of
+   *  structure, wherever they are: for `[1 2,"\x01"]` it says
+   *  FJ_ERR_CONTROL_CHAR at the string, the stream FJ_ERR_EXPECTED_COMMA
+   *  at the `2`. A byte that is not UTF-8 where a value or punctuation is
+   *  due is reported by what was due: FJ_ERR_EXPECTED_VALUE, ...) The parser's max_depth applies to
+   * each element and each value off the path as a document of its own: the array and the containers
    *  on the pointer's path around it are not counted (they are scanned
    *  without recursion). */
   FJ_STREAM_ARRAY = 3
@@ -172,7 +178,8 @@ typedef struct fj_document {
    *  fj_location). One exception: when the line began more than 256 bytes
    *  before the document (after long documents on the same line, in the
    *  array and concatenated formats), the column counts from the
-   *  document's first byte. */
+   *  document's first byte; for an error that ends the stream, which has
+   *  no document, from the error's own byte (column 1). */
   uint64_t error_offset;
   uint64_t error_line;
   uint64_t error_column;

@@ -67,10 +67,14 @@ static fj_error token_index(const fj_stream *s, uint64_t *out) {
   size_t len;
   const uint8_t *t = token(s, s->token, &len);
   if (len == 1 && t[0] == '-') return FJ_ERR_INDEX_RANGE;
-  if (len == 0 || len > 19 || (len > 1 && t[0] == '0')) return FJ_ERR_BAD_POINTER;
+  if (len == 0 || (len > 1 && t[0] == '0')) return FJ_ERR_BAD_POINTER;
   uint64_t v = 0;
   for (size_t i = 0; i < len; i++) {
     if (t[i] < '0' || t[i] > '9') return FJ_ERR_BAD_POINTER;
+    if (v > (UINT64_MAX - 9) / 10) { /* beyond any array, as fj_value_at_pointer() says */
+      v = UINT64_MAX;
+      continue;
+    }
     v = v * 10 + (uint64_t)(t[i] - '0');
   }
   *out = v;
@@ -108,6 +112,23 @@ static int check_text(fj_stream *s, fj_document *doc, fj_error *err, size_t a, s
   if (!e) return FJ__STEP_AGAIN;
   *err = fj__stream_fatal(s, e, a + p->err_offset, doc);
   return FJ__STEP_DOC;
+}
+
+/* The end of the input cut off the key or value at pos: the first error in
+ * what there is of it, as validation finds it, else the truncation. */
+static int cut_off(fj_stream *s, fj_document *doc, fj_error *err) {
+  int r = check_text(s, doc, err, s->pos, s->end);
+  if (r != FJ__STEP_AGAIN) return r;
+  *err = fj__stream_fatal(s, FJ_ERR_TRUNCATED, s->end, doc);
+  return FJ__STEP_DOC;
+}
+
+/* The error where a comma or closing bracket is due but a quote follows
+ * the value that starts with `first` directly: validation reads a number
+ * or literal on into it (`1"a"`), which the scanner ends before it. */
+static fj_error quote_after(uint8_t first) {
+  if (first == '-' || (first >= '0' && first <= '9')) return FJ_ERR_BAD_NUMBER;
+  return first == 't' || first == 'f' || first == 'n' ? FJ_ERR_BAD_LITERAL : FJ_ERR_EXPECTED_COMMA;
 }
 
 /* Whether the input starts with a byte order mark, which is refused as by
@@ -156,8 +177,7 @@ static int nav_key(fj_stream *s, fj_document *doc, fj_error *err) {
   bool whole = fj__vscan_string(&v, s->data, &i, s->end);
   if ((whole ? i : s->end) - s->pos > s->max_doc)
     return fatal(s, doc, err, FJ_ERR_DOCUMENT_TOO_LARGE);
-  if (!whole)
-    return fj__stream_ended(s) ? fatal(s, doc, err, FJ_ERR_TRUNCATED) : FJ__STEP_NEED_MORE;
+  if (!whole) return fj__stream_ended(s) ? cut_off(s, doc, err) : FJ__STEP_NEED_MORE;
   int r = check_text(s, doc, err, s->pos, i); /* UTF-8 and control characters too */
   if (r != FJ__STEP_AGAIN) return r;
   size_t raw = i - s->pos;
@@ -193,6 +213,7 @@ static int nav_skip(fj_stream *s, fj_document *doc, fj_error *err) {
     if (r != FJ__STEP_AGAIN) return r;
     if (!fj__is_value_start(s->data[s->pos])) return fatal(s, doc, err, FJ_ERR_EXPECTED_VALUE);
     s->scanned = s->pos;
+    s->value_first = s->data[s->pos];
   }
   bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
   /* limited like an element, whether or not it came in one chunk */
@@ -205,11 +226,7 @@ static int nav_skip(fj_stream *s, fj_document *doc, fj_error *err) {
     s->phase = s->ar_after;
     return FJ__STEP_AGAIN;
   }
-  if (fj__stream_ended(s)) { /* cut off: reported at the end, as validation does */
-    *err = fj__stream_fatal(s, FJ_ERR_TRUNCATED, s->end, doc);
-    return FJ__STEP_DOC;
-  }
-  return FJ__STEP_NEED_MORE;
+  return fj__stream_ended(s) ? cut_off(s, doc, err) : FJ__STEP_NEED_MORE;
 }
 
 /* An element of the streamed array: delimit it, then parse it. */
@@ -219,6 +236,7 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
     if (c == ']' || c == '}' || c == ',' || c == ':')
       return fatal(s, doc, err, FJ_ERR_EXPECTED_VALUE);
     s->scanned = s->pos;
+    s->value_first = c;
   }
   bool done = fj__vscan_run(&s->vs, s->data, &s->scanned, s->end);
   bool ended = fj__stream_ended(s);
@@ -252,6 +270,8 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
       doc->root = (fj_value){0};
       *err = fj__stream_doc_error(s, doc, FJ_ERR_TRUNCATED, doc->len);
     }
+  } else if (!done && *err) { /* a scalar the end cut off, reported: the array's */
+    s->finished = true;       /* truncation would report the same place again */
   }
   s->phase = FJ__AR_AFTER;
   return FJ__STEP_DOC;
@@ -273,7 +293,7 @@ static int tail(fj_stream *s, fj_document *doc, fj_error *err) {
   if (c == (object ? '}' : ']')) {
     s->enclosing--;
   } else if (c != ',') {
-    return fatal(s, doc, err, FJ_ERR_EXPECTED_COMMA);
+    return fatal(s, doc, err, c == '"' ? quote_after(s->value_first) : FJ_ERR_EXPECTED_COMMA);
   } else {
     s->in_tail = true;
     s->ar_after = FJ__AR_TAIL;
@@ -290,7 +310,8 @@ static int after(fj_stream *s, fj_document *doc, fj_error *err, uint8_t close, i
   int r = need_byte(s, doc, err, FJ_ERR_TRUNCATED);
   if (r != FJ__STEP_AGAIN) return r;
   uint8_t c = s->data[s->pos];
-  if (c != ',' && c != close) return fatal(s, doc, err, FJ_ERR_EXPECTED_COMMA);
+  if (c != ',' && c != close)
+    return fatal(s, doc, err, c == '"' ? quote_after(s->value_first) : FJ_ERR_EXPECTED_COMMA);
   if (c == close && closed_err) return fatal(s, doc, err, closed_err);
   fj__stream_consume(s, s->pos + 1);
   s->phase = c == ',' ? next : closed;

@@ -119,7 +119,8 @@ struct fj_stream {
   uint8_t *path_kinds; /* their opening brackets, outermost first (ntokens bytes) */
   uint64_t skip_count;
   bool key_match;
-  bool in_tail; /* after the array: keys and values are checked, not followed */
+  bool in_tail;        /* after the array: keys and values are checked, not followed */
+  uint8_t value_first; /* first byte of the element or value off the path passed last */
   uint8_t *key_buf;
   size_t key_cap;
 };
