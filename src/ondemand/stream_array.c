@@ -270,8 +270,11 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
       doc->root = (fj_value){0};
       *err = fj__stream_doc_error(s, doc, FJ_ERR_TRUNCATED, doc->len);
     }
-  } else if (!done && *err) { /* a scalar the end cut off, reported: the array's */
-    s->finished = true;       /* truncation would report the same place again */
+  } else if (!done && *err == FJ_ERR_TRUNCATED) {
+    /* a scalar the end cut off: the array's truncation would report the
+     * same place again (an oversized one is reported as such, then the
+     * array's truncation, as a chunked stream finds them) */
+    s->finished = true;
   }
   s->phase = FJ__AR_AFTER;
   return FJ__STEP_DOC;
