@@ -100,7 +100,10 @@ typedef struct fj_writer fj_writer;
 /** Creates a writer for one document (see fj_writer_reset() to reuse it).
  *  Output goes to `sink` (fastjson/sink.h): the buffer sinks are filled
  *  directly; other sinks receive chunks of up to 64 KiB from the writer's
- *  buffer when it fills and at fj_writer_flush()/fj_writer_finish().
+ *  buffer when it fills and at fj_writer_flush()/fj_writer_finish(), or
+ *  longer ones when one event needs more room than that: a pretty line at
+ *  depth d starts with d * indent bytes, so past depth 4096 (indent 16)
+ *  chunks grow with the indentation.
  *  @param out   receives the writer; free it with fj_writer_free().
  *  @param opts  options, or NULL for the defaults.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` or `sink.write` is NULL, an
@@ -151,7 +154,9 @@ FJ_API fj_error fj_writer_keyn(fj_writer *w, const char *key, size_t len);
 FJ_API fj_error fj_writer_key(fj_writer *w, const char *key);
 
 /** A string value of `len` bytes of UTF-8 at `s`, escaped as needed. Also
- *  FJ_ERR_UTF8 unless FJ_WRITE_NO_VALIDATE_UTF8 or _REPLACE_INVALID_UTF8. */
+ *  FJ_ERR_UTF8 unless FJ_WRITE_REPLACE_INVALID_UTF8, or
+ *  FJ_WRITE_NO_VALIDATE_UTF8 without FJ_WRITE_ESCAPE_UNICODE (which must
+ *  decode the text, so it always checks it). */
 FJ_API fj_error fj_writer_stringn(fj_writer *w, const char *s, size_t len);
 /** fj_writer_stringn() of a NUL-terminated string. */
 FJ_API fj_error fj_writer_string(fj_writer *w, const char *s);
