@@ -10,8 +10,8 @@
  * path (the containers around the array are closed by the phases, with
  * their own kind of bracket), and every key and every value off the path,
  * each validated by the parser as a text of its own once delimited (the
- * scanner only counts brackets). The errors are those fj_parser_validate()
- * gives for the whole input.
+ * scanner only counts brackets). The stream ends at the first error in the
+ * input's order, with the code validation gives it.
  *
  * Every phase below either advances (consuming bytes), delivers an element,
  * or asks for more bytes; a phase that asks is simply run again after the
