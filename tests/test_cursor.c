@@ -1351,6 +1351,51 @@ static void trailing_content(void **state) {
   EXPECT(fj_object_next(&o, NULL, &el), FJ_ERR_TRAILING_CONTENT);
   assert_location(f->p, FJ_ERR_TRAILING_CONTENT, 9, 2, 1);
 
+  /* the root's iteration, ended, then the cursor rewound: out of date, not
+   * content after the root (it said FJ_ERR_TRAILING_CONTENT at offset 0) */
+  static const char *const ended_docs[] = {"{}", "[]", "[1]", "{\"a\": 1} "};
+  for (size_t i = 0; i < sizeof ended_docs / sizeof *ended_docs; i++) {
+    for (int how = 0; how < 3; how++) {
+      root = parse(f, ended_docs[i]);
+      bool is_array = ended_docs[i][0] == '[';
+      fj_object ro;
+      fj_error end;
+      if (is_array) {
+        OK(fj_value_get_array(&root, &a));
+        while ((end = fj_array_next(&a, &el)) == FJ_OK)
+          continue;
+      } else {
+        OK(fj_value_get_object(&root, &ro));
+        while ((end = fj_object_next(&ro, NULL, &el)) == FJ_OK)
+          continue;
+      }
+      EXPECT(end, FJ_END);
+      EXPECT(is_array ? fj_array_next(&a, &el) : fj_object_next(&ro, NULL, &el), FJ_END);
+      if (how == 0) OK(fj_parser_rewind(f->p));
+      if (how == 1) OK(fj_value_at_pointer(&root, "", &el));
+      if (how == 2) { /* rewound and entered again */
+        fj_array a2;
+        fj_object o2;
+        OK(fj_parser_rewind(f->p));
+        OK(is_array ? fj_value_get_array(&root, &a2) : fj_value_get_object(&root, &o2));
+      }
+      EXPECT(is_array ? fj_array_next(&a, &el) : fj_object_next(&ro, NULL, &el),
+             FJ_ERR_OUT_OF_ORDER);
+      if (!is_array) EXPECT(fj_object_find(&ro, "a", &el), FJ_ERR_OUT_OF_ORDER);
+    }
+  }
+  /* with content after the root, a rewind does not hide it from the next
+   * iteration of the root */
+  root = parse(f, "[1] 2");
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
+  OK(fj_parser_rewind(f->p));
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_OUT_OF_ORDER);
+  OK(fj_value_get_array(&root, &a));
+  OK(fj_array_next(&a, &el));
+  EXPECT(fj_array_next(&a, &el), FJ_ERR_TRAILING_CONTENT);
+
   /* a nested iteration that ended before the root did still ends plainly */
   root = parse(f, "[[1], 2] x");
   fj_array inner;

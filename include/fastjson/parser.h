@@ -249,7 +249,8 @@ FJ_API fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len,
 FJ_API fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t len);
 
 /** Moves the cursor back to the root of the current document. Handles
- *  below the root (and iterations) become stale; the root value stays valid.
+ *  below the root (and iterations) become stale (FJ_ERR_OUT_OF_ORDER when
+ *  used); the root value stays valid.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `parser` is NULL or holds no
  *          document (none was parsed, or the last fj_parser_parse() or
  *          fj_parser_validate() failed). */
@@ -433,14 +434,17 @@ FJ_API fj_error fj_value_skip(const fj_value *v);
 FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
 
 /** The next element. Passes over whatever of the previous element was not
- *  read. Returns FJ_END after the last element (and on every later call).
+ *  read. Returns FJ_END after the last element (and on every later call;
+ *  for the root array, until the cursor is rewound, see below).
  *  `elem` may be NULL: the element is then stepped over unread.
  *  @return FJ_OK with *elem set; FJ_END; FJ_ERR_INVALID_ARG (`a` NULL or a
  *          zeroed `*a`); FJ_ERR_EXPECTED_VALUE;
  *          FJ_ERR_EXPECTED_COMMA; FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT
  *          (after the root array closes, and again on every later call on
  *          it); FJ_ERR_OUT_OF_ORDER (the cursor has left this array, or
- *          another copy of `*a` has stepped since this one did);
+ *          another copy of `*a` has stepped since this one did, or the
+ *          cursor was rewound (fj_parser_rewind(), a JSON Pointer, the root
+ *          entered again) since the root array's iteration ended);
  *          FJ_ERR_STALE_DOCUMENT. */
 FJ_API fj_error fj_array_next(fj_array *a, fj_value *elem);
 
