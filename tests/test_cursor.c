@@ -589,6 +589,33 @@ static void object_next_and_find(void **state) {
   EXPECT(fj_object_findn(&o, "ab", 2, &val), FJ_ERR_NO_SUCH_FIELD);
   OK(fj_object_findn(&o, "ab", 1, &val));
   assert_int_equal(get_i64(&val), 1);
+
+  /* an array found again by a wrap-around, its first element a container
+   * the first visit handed out: a fresh iteration of it reads that element
+   * again (it was FJ_ERR_OUT_OF_ORDER). By each lookup path: the scan, the
+   * general loop (an escaped key), the field table (many fields). */
+  static const char *const again[] = {
+      "{\"a\": [[1]]}",
+      "{\"a\": [{}], \"b\": 0}",
+      "{\"\\u0061\": [[1]], \"b\": 0}",
+      "{\"a\": [[1]], \"k1\": 1, \"k2\": 2, \"k3\": 3, \"k4\": 4, \"k5\": 5, \"k6\": 6, \"k7\": 7, "
+      "\"k8\": 8, \"k9\": 9, \"k10\": 10, \"k11\": 11, \"k12\": 12, \"k13\": 13, \"k14\": 14, "
+      "\"k15\": 15, \"k16\": 16, \"k17\": 17, \"k18\": 18, \"k19\": 19, \"k20\": 20}",
+  };
+  for (size_t i = 0; i < sizeof again / sizeof *again; i++) {
+    const bool many = strstr(again[i], "k20") != NULL;
+    const fj_type first_type = strstr(again[i], "[{}]") ? FJ_TYPE_OBJECT : FJ_TYPE_ARRAY;
+    root = parse(f, again[i]);
+    OK(fj_value_get_object(&root, &o));
+    for (int visit = 0; visit < (many ? 3 : 2); visit++) {
+      if (visit == 2) OK(fj_object_find(&o, "k20", &val)); /* from the far end */
+      OK(fj_object_find(&o, "a", &val));
+      OK(fj_value_get_array(&val, &arr));
+      fj_value first;
+      OK(fj_array_next(&arr, &first));
+      assert_int_equal(fj_value_type(&first), first_type);
+    }
+  }
 }
 
 static void missing_field_keeps_cursor(void **state) {

@@ -465,7 +465,10 @@ FJ_API fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem);
  *  the elements, each element's first byte and an element container's own
  *  bracket pair are checked on the way, with the error and offset
  *  fj_parser_validate() gives; what lies inside the elements is only
- *  bracket-matched, as when they are skipped. *count is written only with
+ *  bracket-matched, as when they are skipped, so an error in there is
+ *  reported where bracket matching finds it, which can be later than where
+ *  validation does (`[[{"a":1]}]`: EXPECTED_COMMA at the '}', offset 9,
+ *  where validation reports the ']' at 8). *count is written only with
  *  FJ_OK.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`a` or `count` NULL, or a zeroed
  *          `*a`); FJ_ERR_EXPECTED_COMMA (`[1 2]`, `[1:2]`);
@@ -544,7 +547,10 @@ FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
  *  and `~1` for `/`; array indexes are decimal without leading zeros. On the
  *  root value the cursor is rewound first, so any number of pointers can be
  *  resolved on one document; on other values `v` must be the cursor's current
- *  value.
+ *  value. Tokens are taken in order, each checked (escapes, index syntax)
+ *  just before it is applied: the first that fails gives the error, so
+ *  "/x/~2" without a field x is FJ_ERR_NO_SUCH_FIELD, and "/a/~2" with a
+ *  scalar at "/a" is FJ_ERR_BAD_POINTER.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, a zeroed `*v`, or
  *          `ptr` NULL with `len` > 0); FJ_ERR_BAD_POINTER (no leading '/',
  *          bad `~` escape, bad index); FJ_ERR_NO_SUCH_FIELD; FJ_ERR_INDEX_RANGE (including "-");

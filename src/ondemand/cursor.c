@@ -469,6 +469,10 @@ fj_error(fj_object_next_key)(fj_object *o, const char **key, size_t *key_len, fj
 /* A lookup found its field's value at structural vpos. */
 static fj_error found_at(fj_parser *p, fj_object *o, uint32_t vpos, fj_value *value) {
   p->hot.pos = vpos;
+  /* the cursor may have come back (wrapped around) past values handed out
+   * before: the mark must not make a fresh iteration of this value's first
+   * element look like a copy that already stepped */
+  p->hot.handed = vpos;
   o->state = FJ_ITER_MIDDLE;
   o->last = vpos;
   if (value) *value = fj__handle(p, vpos, o->depth, o->serial, fj__char(p, vpos));
@@ -576,10 +580,7 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
     fj__raw_key(p, key_pos, &raw, &raw_len);
     if (FJ_UNLIKELY(err = fj__key_equals(p, raw, raw_len, key, key_len, key_has_bs, &equal)))
       return err;
-    if (equal) {
-      if (value) *value = fj__handle(p, p->hot.pos, o->depth, o->serial, fj__char(p, p->hot.pos));
-      return FJ_OK;
-    }
+    if (equal) return found_at(p, o, p->hot.pos, value);
     if (FJ_UNLIKELY(err = skip_value(p))) return err;
   }
 indexed: /* the object has just been given a field table */
