@@ -1382,7 +1382,7 @@ static void trailing_content(void **state) {
    * content after the root (it said FJ_ERR_TRAILING_CONTENT at offset 0) */
   static const char *const ended_docs[] = {"{}", "[]", "[1]", "{\"a\": 1} "};
   for (size_t i = 0; i < sizeof ended_docs / sizeof *ended_docs; i++) {
-    for (int how = 0; how < 3; how++) {
+    for (int how = 0; how < 5; how++) {
       root = parse(f, ended_docs[i]);
       bool is_array = ended_docs[i][0] == '[';
       fj_object ro;
@@ -1405,6 +1405,25 @@ static void trailing_content(void **state) {
         fj_object o2;
         OK(fj_parser_rewind(f->p));
         OK(is_array ? fj_value_get_array(&root, &a2) : fj_value_get_object(&root, &o2));
+      }
+      if (how == 3) { /* rewound, entered again and walked to the end: the
+                       * cursor stands where the old iteration left it */
+        fj_array a2;
+        fj_object o2;
+        OK(fj_parser_rewind(f->p));
+        if (is_array) {
+          OK(fj_value_get_array(&root, &a2));
+          while (fj_array_next(&a2, NULL) == FJ_OK)
+            continue;
+        } else {
+          OK(fj_value_get_object(&root, &o2));
+          while (fj_object_next(&o2, NULL, NULL) == FJ_OK)
+            continue;
+        }
+      }
+      if (how == 4) { /* rewound and the root skipped */
+        OK(fj_parser_rewind(f->p));
+        OK(fj_value_skip(&root));
       }
       EXPECT(is_array ? fj_array_next(&a, &el) : fj_object_next(&ro, NULL, &el),
              FJ_ERR_OUT_OF_ORDER);

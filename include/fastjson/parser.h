@@ -180,7 +180,10 @@ typedef struct fj_array {
 
 /** An iteration over the fields of an object. Fields are private. Copies
  *  share the cursor as fj_array's do: only the copy that stepped last may
- *  step on. */
+ *  step on. A copy is known to be out of date by where the cursor stands,
+ *  so one exception: when a lookup on another copy wraps around and leaves
+ *  the cursor exactly where this copy left it, this copy steps on from
+ *  there (reading what it would have read, never a wrong value). */
 typedef struct fj_object {
   fj_parser *parser;
   uint64_t serial;

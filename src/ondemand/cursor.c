@@ -159,13 +159,16 @@ fj_error(fj_value_get_object)(const fj_value *v, fj_object *out) {
  * container's, when content follows it, FJ_ERR_TRAILING_CONTENT again (as
  * the step that closed it said): a caller that tries once more is not told
  * the document ended well. Nothing moves the cursor from where the root's
- * closing bracket left it but a rewind (fj_parser_rewind(), a JSON Pointer,
- * entering the root again), after which the root's iteration is out of
- * date: the cursor's position then says nothing of what follows the root
- * (start is the root's opening bracket). */
-static fj_error ended(fj_parser *p, uint32_t depth, uint32_t start) {
+ * closing bracket left it but a rewind (fj_parser_rewind(), a JSON Pointer),
+ * after which the root's iteration (serial) is out of date: the cursor's
+ * position then says nothing of what follows the root, even once the root
+ * has been passed again. The root's entry stays in open[1] after it closes;
+ * a rewind clears it, entering the root again replaces it (start is the
+ * root's opening bracket). */
+static fj_error ended(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t start) {
   if (depth != 1) return FJ_END;
-  if (p->hot.depth != 0 || p->hot.left != fj__left_word(start, p->hot.pos))
+  if (p->hot.open[1] != serial || p->hot.depth != 0 ||
+      p->hot.left != fj__left_word(start, p->hot.pos))
     return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
   if (p->hot.pos < p->hot.n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, fj__offset(p, p->hot.pos));
   return FJ_END;
@@ -196,7 +199,7 @@ static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uin
     return p->hot.pos == last ? skip_value(p) : FJ_OK;
   }
   if (FJ_UNLIKELY(!p->doc || serial < p->doc)) return fj__fail(p, FJ_ERR_STALE_DOCUMENT, 0);
-  if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return ended(p, depth, start);
+  if (FJ_UNLIKELY(state == FJ_ITER_DONE)) return ended(p, serial, depth, start);
   /* the caller entered the previous element, and no other */
   if (!fj__entry_open(p, serial, depth) || state != FJ_ITER_MIDDLE ||
       p->hot.open_at[depth + 1] != last)

@@ -209,6 +209,9 @@ fj_error fj_parser_rewind(fj_parser *p) {
   p->hot.cur = p->doc;
   p->hot.left = UINT64_MAX;
   p->hot.handed = 0;
+  /* the root container's entry, kept after it closed so that its ended
+   * iteration can tell it is still current (cursor.c, ended()): no more */
+  p->hot.open[1] = 0;
   return FJ_OK;
 }
 
