@@ -55,7 +55,8 @@ typedef enum fj_stream_format {
    *  end) is FJ_ERR_TRUNCATED; a malformed one (`1x`, or `tru` before the
    *  next RS) is FJ_ERR_BAD_NUMBER or FJ_ERR_BAD_LITERAL, as
    *  fj_parser_validate() reports it (`tru` at the very end of the input
-   *  may be a cut-off `true`: FJ_ERR_TRUNCATED). A bad record is reported and the next RS read. */
+   *  may be a cut-off `true`: FJ_ERR_TRUNCATED). A bad record is reported
+   *  and the next RS read. */
   FJ_STREAM_JSON_SEQ = 1,
   /** Concatenated documents: values one after another, separated by
    *  whitespace where they would otherwise run together (`1 2`, `{}{}`,
@@ -84,10 +85,11 @@ typedef enum fj_stream_format {
    *  structure, wherever they are: for `[1 2,"\x01"]` it says
    *  FJ_ERR_CONTROL_CHAR at the string, the stream FJ_ERR_EXPECTED_COMMA
    *  at the `2`. A byte that is not UTF-8 where a value or punctuation is
-   *  due is reported by what was due: FJ_ERR_EXPECTED_VALUE, ...) The parser's max_depth applies to
-   * each element and each value off the path as a document of its own: the array and the containers
-   *  on the pointer's path around it are not counted (they are scanned
-   *  without recursion). */
+   *  due is reported by what was due: FJ_ERR_EXPECTED_VALUE, ...) The
+   *  parser's max_depth applies to each element and each value off the
+   *  path as a document of its own: the array and the containers on the
+   *  pointer's path around it are not counted (they are scanned without
+   *  recursion). */
   FJ_STREAM_ARRAY = 3
 } fj_stream_format;
 

@@ -158,18 +158,15 @@ fj_error(fj_value_get_object)(const fj_value *v, fj_object *out) {
 /* The step of an iteration that has ended: FJ_END, or for the root
  * container's, when content follows it, FJ_ERR_TRAILING_CONTENT again (as
  * the step that closed it said): a caller that tries once more is not told
- * the document ended well. Nothing moves the cursor from where the root's
- * closing bracket left it but a rewind (fj_parser_rewind(), a JSON Pointer),
- * after which the root's iteration (serial) is out of date: the cursor's
- * position then says nothing of what follows the root, even once the root
- * has been passed again. The root's entry stays in open[1] after it closes;
- * a rewind clears it, entering the root again replaces it (start is the
- * root's opening bracket). */
+ * the document ended well. The root's entry stays in open[1] after it
+ * closes, and nothing moves the cursor from its closing bracket but a
+ * rewind (fj_parser_rewind(), a JSON Pointer), which clears it (entering
+ * the root again then replaces it): if it is not this iteration's serial,
+ * the iteration is out of date and the cursor's position says nothing of
+ * what follows the root. */
 static fj_error ended(fj_parser *p, uint64_t serial, uint32_t depth, uint32_t start) {
   if (depth != 1) return FJ_END;
-  if (p->hot.open[1] != serial || p->hot.depth != 0 ||
-      p->hot.left != fj__left_word(start, p->hot.pos))
-    return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
+  if (p->hot.open[1] != serial) return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
   if (p->hot.pos < p->hot.n) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, fj__offset(p, p->hot.pos));
   return FJ_END;
 }

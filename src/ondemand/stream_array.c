@@ -123,12 +123,18 @@ static int cut_off(fj_stream *s, fj_document *doc, fj_error *err) {
   return FJ__STEP_DOC;
 }
 
-/* The error where a comma or closing bracket is due but a quote follows
- * the value that starts with `first` directly: validation reads a number
- * or literal on into it (`1"a"`), which the scanner ends before it. */
-static fj_error quote_after(uint8_t first) {
-  if (first == '-' || (first >= '0' && first <= '9')) return FJ_ERR_BAD_NUMBER;
-  return first == 't' || first == 'f' || first == 'n' ? FJ_ERR_BAD_LITERAL : FJ_ERR_EXPECTED_COMMA;
+/* The error for byte c where a comma or closing bracket is due after the
+ * value passed last: FJ_ERR_EXPECTED_COMMA, except for a quote right after
+ * a number or literal, which validation reads on into (`1"a"`) where the
+ * scanner ends the value before it. */
+static fj_error not_comma(const fj_stream *s, uint8_t c) {
+  if (c != '"') return FJ_ERR_EXPECTED_COMMA;
+  switch (fj__type_of[s->value_first] - 1) { /* the value's type by its first byte */
+  case FJ_TYPE_NUMBER: return FJ_ERR_BAD_NUMBER;
+  case FJ_TYPE_BOOL:
+  case FJ_TYPE_NULL: return FJ_ERR_BAD_LITERAL;
+  default: return FJ_ERR_EXPECTED_COMMA;
+  }
 }
 
 /* Whether the input starts with a byte order mark, which is refused as by
@@ -296,7 +302,7 @@ static int tail(fj_stream *s, fj_document *doc, fj_error *err) {
   if (c == (object ? '}' : ']')) {
     s->enclosing--;
   } else if (c != ',') {
-    return fatal(s, doc, err, c == '"' ? quote_after(s->value_first) : FJ_ERR_EXPECTED_COMMA);
+    return fatal(s, doc, err, not_comma(s, c));
   } else {
     s->in_tail = true;
     s->ar_after = FJ__AR_TAIL;
@@ -313,8 +319,7 @@ static int after(fj_stream *s, fj_document *doc, fj_error *err, uint8_t close, i
   int r = need_byte(s, doc, err, FJ_ERR_TRUNCATED);
   if (r != FJ__STEP_AGAIN) return r;
   uint8_t c = s->data[s->pos];
-  if (c != ',' && c != close)
-    return fatal(s, doc, err, c == '"' ? quote_after(s->value_first) : FJ_ERR_EXPECTED_COMMA);
+  if (c != ',' && c != close) return fatal(s, doc, err, not_comma(s, c));
   if (c == close && closed_err) return fatal(s, doc, err, closed_err);
   fj__stream_consume(s, s->pos + 1);
   s->phase = c == ',' ? next : closed;
