@@ -341,6 +341,40 @@ static void test_policy_errors(void **state) {
                       "/items at byte 20: expected array, got object");
   assert_string_equal(policy("{\"qty\": 1, \"strict\": []}", 0, NULL, &a),
                       "/strict at byte 21: expected object (Strict), got array");
+  /* a malformed value of another type is malformed, not of the wrong type;
+   * a value that cannot start keeps its path (codec trial: "null is not
+   * allowed", and paths that stopped at the enclosing container) */
+  char want[256];
+  snprintf(want, sizeof want, "/flag at byte 23: %s", fj_error_message(FJ_ERR_BAD_LITERAL));
+  assert_string_equal(policy("{\"qty\": 1, \"flag\": nulll}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/qty at byte 8: %s", fj_error_message(FJ_ERR_BAD_LITERAL));
+  assert_string_equal(policy("{\"qty\": tru}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/name at byte 22: %s", fj_error_message(FJ_ERR_BAD_NUMBER));
+  assert_string_equal(policy("{\"qty\": 1, \"name\": 1.5.3}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/ratio at byte 20: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
+  assert_string_equal(policy("{\"qty\": 1, \"ratio\": .5}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/sl~1ash~0 at byte 22: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
+  assert_string_equal(policy("{\"qty\": 1, \"sl/ash~\": +1}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/counts/b at byte 35: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
+  assert_string_equal(policy("{\"qty\": 1, \"counts\": {\"a\": 1, \"b\": }}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/items/1 at byte 33: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1}, .5]}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/items/1 at byte 32: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
+  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1},]}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/matrix/1/1 at byte 30: %s",
+           fj_error_message(FJ_ERR_EXPECTED_VALUE));
+  assert_string_equal(policy("{\"qty\": 1, \"matrix\": [[1], [2,,3]]}", 0, NULL, &a), want);
+  snprintf(want, sizeof want, "/matrix/0 at byte 23: %s", fj_error_message(FJ_ERR_BAD_NUMBER));
+  assert_string_equal(policy("{\"qty\": 1, \"matrix\": [-]}", 0, NULL, &a), want);
+  /* a refused double is not stored (was +-inf, or the value of a prefix) */
+  const char *bad_ratios[] = {"1e999", "-1e999", "1.5e3x", "1.5.3", "2..5"};
+  for (size_t i = 0; i < sizeof bad_ratios / sizeof *bad_ratios; i++) {
+    char doc[64];
+    snprintf(doc, sizeof doc, "{\"qty\": 1, \"ratio\": %s}", bad_ratios[i]);
+    memset(&p, 0x55, sizeof p);
+    assert_string_not_equal(policy(doc, 0, &p, &a), "");
+    assert_true(p.ratio == 0 && !p.has_ratio);
+  }
   /* enums and consts */
   assert_string_equal(policy("{\"qty\": 1, \"color\": \"purple\"}", 0, NULL, &a),
                       "/color at byte 20: \"purple\" is not a value of Policy_color");
@@ -2297,6 +2331,21 @@ static void test_generator_errors(void **state) {
       {"{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#/$defs/A\"}}, "
        "\"$defs\": {\"A\": {\"$ref\": \"#/$defs/B\"}, \"B\": {\"$ref\": \"#/$defs/A\"}}}",
        "a cycle of definitions that are only a $ref to each other"},
+      /* the policy extensions act on records only: on a map, a scalar, an
+       * array or next to $ref they did nothing (exit 0; codec trial) */
+      {"{\"type\": \"object\", \"properties\": {\"m\": {\"type\": \"object\", "
+       "\"additionalProperties\": {\"type\": \"integer\"}, \"x-fastjson-duplicates\": "
+       "\"last-wins\"}}}",
+       "/properties/m/x-fastjson-duplicates: is supported on a record's own schema only"},
+      {"{\"type\": \"object\", \"properties\": {\"n\": {\"type\": \"integer\", "
+       "\"x-fastjson-unknown-fields\": \"error\"}}}",
+       "/properties/n/x-fastjson-unknown-fields: is supported on a record's own schema only"},
+      {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"array\", \"items\": "
+       "{\"type\": \"string\"}, \"x-fastjson-duplicates\": \"error\"}}}",
+       "/properties/a/x-fastjson-duplicates: is supported on a record's own schema only"},
+      {"{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#\", "
+       "\"x-fastjson-unknown-fields\": \"skip\"}}}",
+       "/properties/a/x-fastjson-unknown-fields: is supported on a record's own schema only"},
       /* a key twice: two members, whose output the reader refused */
       {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}, \"a\": "
        "{\"type\": \"string\"}}}",

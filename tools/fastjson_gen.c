@@ -9,8 +9,8 @@
  * schema with no properties: a string-keyed map), format (int32, int64,
  * uint64 on integers), default (scalars), and the annotations title,
  * description, $schema, $id, $comment, examples. Two extensions fix a policy
- * for one type: "x-fastjson-unknown-fields": "skip" | "error" and
- * "x-fastjson-duplicates": "error" | "last-wins". Any other keyword is an
+ * for one record type, in its own schema: "x-fastjson-unknown-fields": "skip"
+ * | "error" and "x-fastjson-duplicates": "error" | "last-wins". Any other keyword is an
  * error naming it and its JSON Pointer in the schema: nothing is silently
  * ignored.
  *
@@ -846,7 +846,27 @@ static void parse_union(type *t, jn *s, const char *ptr) {
 
 /* `type` (and friends) of one schema object: the C type it becomes. Named
  * types (records, unions, enums) take `name_hint` unless they have a title. */
+static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, bool *nullable,
+                        bool root);
+
+/* The schema at ptr, for type t (NULL: a new one). The two policy
+ * extensions say how a record's reader treats its keys: anywhere else (a
+ * map, whose duplicates follow the decode flags, a $ref, any other type)
+ * they would do nothing, so they are refused there. */
 static type *parse_into(type *t, jn *s, const char *ptr, const char *name_hint, bool *nullable,
+                        bool root) {
+  type *r = parse_kind(t, s, ptr, name_hint, nullable, root);
+  const char *policy = member(s, "x-fastjson-unknown-fields") ? "x-fastjson-unknown-fields"
+                       : member(s, "x-fastjson-duplicates")   ? "x-fastjson-duplicates"
+                                                              : NULL;
+  if (policy && (r->kind != T_RECORD || member(s, "$ref")))
+    die(child_ptr(ptr, policy),
+        "is supported on a record's own schema only (an object with \"properties\"; a map's "
+        "duplicate keys follow the decode flags)");
+  return r;
+}
+
+static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, bool *nullable,
                         bool root) {
   check_keywords(s, ptr, root);
   const char *tn = type_keyword(s, ptr, nullable);
@@ -2279,8 +2299,9 @@ static void usage(FILE *to, int status) {
               "A JSON Schema (draft 2020-12 subset) to C structs with readers and writers.\n"
               "Keywords: type, properties, required, items, enum, const, $ref, $defs, oneOf,\n"
               "additionalProperties, format (int32, int64, uint64), default, title, description,\n"
-              "$comment, $schema, $id, examples, and x-fastjson-unknown-fields (skip, error),\n"
-              "x-fastjson-duplicates (error, last-wins); any other keyword is an error.\n"
+              "$comment, $schema, $id, examples, and on records x-fastjson-unknown-fields\n"
+              "(skip, error), x-fastjson-duplicates (error, last-wins); any other keyword is\n"
+              "an error.\n"
               "Exit status: 0 written, 1 schema error, 2 usage, 3 I/O.\n");
   exit(status);
 }

@@ -207,7 +207,11 @@ FJ_API fj_error fj_decode_path_key(fj_decoder *d, const char *key, size_t len, f
  *  @return `e`. */
 FJ_API fj_error fj_decode_path_index(fj_decoder *d, size_t index, fj_error e);
 
-/* ---- reading (cursor helpers with schema-level messages) ----------------- */
+/* ---- reading (cursor helpers with schema-level messages) -----------------
+ *
+ * The typed reads write *out only with FJ_OK. A value of another type that
+ * is itself malformed (`nulll`, `tru`, `1.5.3` where a string is due) is
+ * FJ_ERR_BAD_LITERAL or FJ_ERR_BAD_NUMBER, not FJ_ERR_WRONG_TYPE. */
 
 /** Whether the value is the literal `null` (its first byte is 'n'; a
  *  malformed literal is then reported by the read that follows). */

@@ -122,6 +122,44 @@ fj_error fj_decode_path_index(fj_decoder *d, size_t index, fj_error e) {
   return e;
 }
 
+/* The structural at byte `offset` among the own structurals of the
+ * container opened at structural `start` (not inside its values): its
+ * index, with the number of the container's commas before it in *commas
+ * (an array's element index); 0 when the offset is deeper, or not there.
+ * For errors only: it walks the container from its start. */
+static uint32_t own_structural(const fj_parser *p, uint32_t start, size_t offset, size_t *commas) {
+  uint32_t depth = 0;
+  *commas = 0;
+  for (uint32_t q = start + 1; q < p->hot.n; q++) {
+    const size_t at = fj__offset(p, q);
+    if (at >= offset) return at == offset && depth == 0 ? q : 0;
+    const uint8_t c = fj__char(p, q);
+    if ((c == ']' || c == '}') && depth-- == 0) return 0; /* the container's end */
+    depth += c == '[' || c == '{';
+    *commas += c == ',' && depth == 0;
+  }
+  return 0;
+}
+
+/* An error in the object opened at `start` (depth, serial: its fields'),
+ * described; when it lies where a field's value should start (`"a":.5`,
+ * `"a":}`), it is the value's, so its path names the key (unescaped when it
+ * can be). */
+static fj_error field_start_error(fj_decoder *d, uint32_t start, uint32_t depth, uint64_t serial,
+                                  fj_error e) {
+  describe(d, e);
+  fj_parser *p = d->parser;
+  size_t commas;
+  const uint32_t q =
+      e == FJ_ERR_EXPECTED_VALUE ? own_structural(p, start, d->err->offset, &commas) : 0;
+  if (q < start + 3 || fj__char(p, q - 1) != ':' || fj__char(p, q - 2) != '"') return e;
+  fj_value key = fj__handle(p, q - 2, depth, serial, '"');
+  const char *k;
+  size_t n;
+  if (fj_value_get_string(&key, &k, &n) != FJ_OK) fj__raw_key(p, q - 2, (const uint8_t **)&k, &n);
+  return fj_decode_path_key(d, k, n, e);
+}
+
 fj_error fj_decoder_finish(fj_decoder *d, fj_error e) {
   if (e == FJ_OK || e == FJ_END) return FJ_OK;
   describe(d, e);
@@ -208,10 +246,32 @@ static const char *type_name(const fj_value *v) {
   }
 }
 
+/* Why the literal or number at v is malformed (FJ_ERR_BAD_LITERAL or
+ * FJ_ERR_TRUNCATED, FJ_ERR_BAD_NUMBER), or FJ_OK: `nulll` is no null of the
+ * wrong type. The type's own getter finds it (v's handle passed the caller's
+ * getter already); a number out of range is well formed. */
+static fj_error malformed(const fj_value *v) {
+  bool b;
+  double x;
+  fj_error e;
+  switch (fj__char(v->parser, v->pos)) {
+  case 't':
+  case 'f': return fj_value_get_bool(v, &b);
+  case 'n': return fj_value_is_null(v, &b);
+  case '"':
+  case '[':
+  case '{': return FJ_OK;
+  default: e = fj_value_get_double(v, &x); return e == FJ_ERR_BAD_NUMBER ? e : FJ_OK;
+  }
+}
+
 /* A value of the wrong type: "expected int32, got string", or for null the
- * nullability message the issue asks for. */
+ * nullability message the issue asks for; a malformed one is described as
+ * such. */
 static fj_error wrong_type(fj_decoder *d, const fj_value *v, const char *what) {
   size_t at = fj_value_offset(v);
+  fj_error e = malformed(v);
+  if (e) return describe(d, e);
   if (fj_decode_is_null(v))
     return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, at, "null is not allowed here: expected %s", what);
   return fj_decode_fail(d, FJ_ERR_WRONG_TYPE, at, "expected %s, got %s", what, type_name(v));
@@ -328,18 +388,26 @@ static inline FJ_ALWAYS_INLINE bool short_double(const uint8_t *s, const uint8_t
 #endif
 }
 
+/* *out is written only with FJ_OK, as for the integers: a refused number
+ * (out of range: the getter's +-inf; malformed: a prefix's value) is not
+ * what was read. */
 static inline FJ_ALWAYS_INLINE fj_error decode_double(fj_decoder *d, const fj_value *v,
                                                       double *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   const uint8_t *s = number_text(v);
   size_t len;
+  double x;
   if (FJ_LIKELY(s) && short_double(s, v->parser->hot.buf + v->parser->hot.len, out)) return FJ_OK;
   if (FJ_LIKELY(s) &&
-      fj__parse_double(s, v->parser->hot.buf + v->parser->hot.len, out, &len) == FJ_OK &&
-      number_ends(v->parser, s, len))
+      fj__parse_double(s, v->parser->hot.buf + v->parser->hot.len, &x, &len) == FJ_OK &&
+      number_ends(v->parser, s, len)) {
+    *out = x;
     return FJ_OK;
-  fj_error e = (fj_value_get_double)(v, out); /* the fast paths above failed */
-  return e ? number_error(d, v, e, "number") : FJ_OK;
+  }
+  fj_error e = (fj_value_get_double)(v, &x); /* the fast paths above failed */
+  if (e) return number_error(d, v, e, "number");
+  *out = x;
+  return FJ_OK;
 }
 
 static inline FJ_ALWAYS_INLINE fj_error decode_bool(fj_decoder *d, const fj_value *v, bool *out) {
@@ -493,7 +561,7 @@ static fj_error alloc_zeroed(fj_decoder *d, size_t at, size_t count, size_t size
 fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_size, fj_str **keys,
                              void **values, size_t *count) {
   fj_error e = fj_object_count(o, count);
-  if (e) return describe(d, e);
+  if (e) return field_start_error(d, o->start, o->depth, o->serial, e);
   size_t at = fj__offset(d->parser, o->start);
   void *k;
   if ((e = alloc_zeroed(d, at, *count, sizeof(fj_str), &k))) return e;
@@ -727,7 +795,7 @@ static inline fj_error next_raw(fj_decoder *d, fj_object *o, uint32_t *key_pos, 
   if (FJ_UNLIKELY(r == FAST_GENERAL)) {
     fj_value key;
     fj_error e = fj_object_next(o, &key, value);
-    if (e) return e == FJ_END ? e : describe(d, e);
+    if (e) return e == FJ_END ? e : field_start_error(d, o->start, o->depth, o->serial, e);
     *key_pos = key.pos;
   }
   const uint8_t *open = p->hot.buf + p->hot.idx[*key_pos],
@@ -1041,6 +1109,17 @@ fj_error fj_decode_record_value(fj_decoder *d, const fj_value *v, const fj_decod
   return read_record(d, v, r, out);
 }
 
+/* A step of `a` that failed, described; when the error lies where an
+ * element should start (`[1,.5]`, `[1,,2]`, `[1,]`), it is that element's,
+ * so its path ends in the element's index. */
+static fj_error element_start_error(fj_decoder *d, const fj_array *a, fj_error e) {
+  describe(d, e);
+  size_t index;
+  if (e != FJ_ERR_EXPECTED_VALUE || !own_structural(d->parser, a->start, d->err->offset, &index))
+    return e;
+  return fj_decode_path_index(d, index, e);
+}
+
 fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
   fj_parser *p = a->parser;
   /* the common step (after an element that was read or is a scalar, a ','
@@ -1066,5 +1145,6 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
       return FJ_OK;
     }
   }
-  return describe(d, fj_array_next(a, elem));
+  fj_error e = fj_array_next(a, elem);
+  return e && e != FJ_END ? element_start_error(d, a, e) : e;
 }
