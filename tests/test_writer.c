@@ -537,6 +537,52 @@ static void test_integers(void **state) {
   fj_buffer_free(&b);
 }
 
+/* Between fj_writer_reset() (or fj_writer_new()) on a buffer and the next
+ * event, the buffer is the caller's (sink.h): emptied, taken or appended to,
+ * the output goes after its len then. The writer mapped its window at the
+ * old len at the reset: "12" for "2", a lost separator, and a use after free
+ * of a taken buffer (writer trial). */
+static void test_buffer_between_reset_and_event(void **state) {
+  (void)state;
+  fj_buffer b = {0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  char want[32];
+  for (int i = 1; i <= 3; i++) { /* emptied after each record */
+    assert_int_equal(fj_writer_int64(w, i), FJ_OK);
+    assert_int_equal(fj_writer_finish(w), FJ_OK);
+    assert_int_equal(fj_writer_reset(w, fj_sink_buffer(&b)), FJ_OK);
+    snprintf(want, sizeof want, "%d", i);
+    assert_int_equal(b.len, strlen(want));
+    assert_memory_equal(b.data, want, b.len);
+    b.len = 0;
+  }
+  fj_sink s = fj_sink_buffer(&b); /* appended to: a separator between records */
+  assert_int_equal(fj_writer_reset(w, s), FJ_OK);
+  assert_int_equal(s.write(s.ctx, "7\n", 2), FJ_OK);
+  assert_int_equal(fj_writer_int64(w, 8), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_string_equal((char *)b.data, "7\n8");
+  void *taken; /* taken: the next record goes to new memory */
+  size_t n;
+  assert_int_equal(fj_writer_reset(w, fj_sink_buffer(&b)), FJ_OK);
+  assert_int_equal(fj_buffer_take(&b, &taken, &n), FJ_OK);
+  assert_int_equal(n, 3);
+  free(taken);
+  assert_int_equal(fj_writer_string(w, "ok"), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_string_equal((char *)b.data, "\"ok\"");
+  fj_writer_free(w);
+  b.len = 1; /* a new writer on a buffer emptied after its creation */
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_buffer(&b)), FJ_OK);
+  b.len = 0;
+  assert_int_equal(fj_writer_null(w), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_string_equal((char *)b.data, "null");
+  fj_writer_free(w);
+  fj_buffer_free(&b);
+}
+
 /* Deep nesting: containers of random kinds to the depth limit (a value at
  * each level), closed again with the right ends, compact and pretty; the
  * expected text is built here byte by byte. A level more is refused, and
@@ -1532,6 +1578,7 @@ int main(void) {
       cmocka_unit_test(test_compact_and_pretty),
       cmocka_unit_test(test_sample_oracle),
       cmocka_unit_test(test_integers),
+      cmocka_unit_test(test_buffer_between_reset_and_event),
       cmocka_unit_test(test_deep_nesting),
       cmocka_unit_test(test_misuse),
       cmocka_unit_test(test_member_misuse),

@@ -550,7 +550,10 @@ FJ_API fj_error fj_object_count(fj_object *o, size_t *count);
  *  and `~1` for `/`; array indexes are decimal without leading zeros. On the
  *  root value the cursor is rewound first, so any number of pointers can be
  *  resolved on one document; on other values `v` must be the cursor's current
- *  value. Tokens are taken in order, each checked (escapes, index syntax)
+ *  value. The cursor stays at the value found: to enter the root itself
+ *  again afterwards (fj_value_get_array(), fj_value_get_object() on it),
+ *  call fj_parser_rewind() first, or the root is no longer the current
+ *  value (FJ_ERR_OUT_OF_ORDER). Tokens are taken in order, each checked (escapes, index syntax)
  *  just before it is applied: the first that fails gives the error, so
  *  "/x/~2" without a field x is FJ_ERR_NO_SUCH_FIELD, and "/a/~2" with a
  *  scalar at "/a" is FJ_ERR_BAD_POINTER.

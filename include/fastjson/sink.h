@@ -46,10 +46,11 @@ typedef struct fj_buffer {
  *  fails (FJ_ERR_EMPTY, FJ_ERR_TRUNCATED: the document is not complete)
  *  changes neither: `len` stays as the last flush (or the writer's start)
  *  left it, and the bytes from `data[len]` on may hold the unfinished output, so
- *  `data` is not a C string then. Between those calls and
- *  the writer's next event the buffer is the caller's: its bytes may be
- *  taken (fj_buffer_take()) or changed, and the writer's further output
- *  goes after its `len` then. Touching it at other times is undefined. */
+ *  `data` is not a C string then. Between those calls (or the writer's
+ *  creation or fj_writer_reset() with this sink) and the writer's next event
+ *  the buffer is the caller's: its bytes may be taken (fj_buffer_take()) or
+ *  changed, and the writer's further output goes after its `len` then.
+ *  Touching it at other times is undefined. */
 FJ_API fj_sink fj_sink_buffer(fj_buffer *buf);
 
 /** Gives the caller the buffer's bytes: *data receives `len` bytes followed

@@ -104,7 +104,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->doc = p->hot.cur = 0; /* older handles are stale from here on */
   p->hot.buf = json;
   p->hot.len = len;
-  p->read_end = p->hot.buf + len;
+  p->read_end = len ? p->hot.buf + len : p->hot.buf; /* NULL + 0 is undefined in C */
   p->text_goes_on = false;
   p->hot.n = 0;
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */

@@ -279,14 +279,9 @@ static void start(fj_writer *w, fj_sink sink) {
   if (sink.write == fj__buffer_sink_write) {
     w->mode = MODE_BUFFER;
     w->gbuf = sink.ctx;
-    w->unmapped = false;
-    if (w->gbuf->data) {
-      w->base = w->h.pos = w->gbuf->data + w->gbuf->len;
-      w->h.end = w->gbuf->data + w->gbuf->cap - 1; /* keep a byte for the NUL */
-      if (w->h.end < w->h.pos) w->h.end = w->h.pos;
-      return;
-    }
-    /* no memory yet: an empty window makes the first event grow it */
+    /* an empty window: the first event maps it at the buffer's len then
+     * (growing it if need be), so the buffer stays the caller's until that
+     * event, as after fj_writer_finish() (taken, emptied, appended to) */
     unmap_window(w);
     return;
   }
