@@ -153,6 +153,20 @@ class Cli(unittest.TestCase):
             self.assertTrue(r.stderr.decode().startswith(bad + ":3:3: expected a value"), r.stderr)
             self.assertNotIn(good, r.stderr.decode())
 
+    def test_second_document_on_a_new_line_suggests_ndjson(self):
+        doc = b'{"a": 1}\n{"a": 2}\n'
+        for cmd in ("validate", "stats"):
+            r = run(cmd, "-", stdin=doc)
+            self.assertEqual(r.returncode, 1)
+            self.assertEqual(r.stderr.decode().splitlines(),
+                             ["-:2:1: unexpected content after the end of the document "
+                              "(FJ_ERR_TRAILING_CONTENT, byte 9)",
+                              "-: note: one document per line is NDJSON: add --ndjson"])
+            self.assertEqual(run(cmd, "--ndjson", "-", stdin=doc).returncode, 0)
+        # not where --ndjson is no option, nor for content in the same line
+        self.assertNotIn(b"note:", run("minify", "-", stdin=doc).stderr)
+        self.assertNotIn(b"note:", run("validate", "-", stdin=b'{} {}').stderr)
+
     def test_ndjson_stats_and_validate_report_bad_lines(self):
         lines = ['{"a": 1}', '[1, 2,]', '', '"x"', '{"b": tru}', '[true, null]']
         with tempfile.TemporaryDirectory() as d:

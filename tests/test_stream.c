@@ -292,6 +292,20 @@ static void ndjson_basics(void **state) {
   OK(fj_stream_next(s, &doc));
   EXPECT(fj_stream_next(s, &doc), FJ_END);
   fj_stream_free(s);
+
+  /* validating, a line's first error is reported, also when stage 1 refuses
+   * a later byte of it (fresh-user trial: the bad escape came first) */
+  const char first[] = "[1]\n{\"a\":1}} \"\\q\"\n[1 \"\x01\"]\n2\n";
+  OK(fj_stream_new_buffer(&s, first, sizeof first - 1, &o));
+  OK(fj_stream_next(s, &doc));
+  EXPECT(fj_stream_next(s, &doc), FJ_ERR_TRAILING_CONTENT);
+  assert_int_equal(doc.error_offset, 4 + 7);
+  assert_int_equal(doc.error_column, 8);
+  EXPECT(fj_stream_next(s, &doc), FJ_ERR_EXPECTED_COMMA);
+  assert_int_equal(doc.error_offset, doc.offset + 3);
+  OK(fj_stream_next(s, &doc));
+  EXPECT(fj_stream_next(s, &doc), FJ_END);
+  fj_stream_free(s);
 }
 
 /* The length of the well-formed UTF-8 sequence at s[0, n) (Unicode 15,

@@ -237,6 +237,10 @@ static const char *message(fj_error err) {
   return text;
 }
 
+/* Whether the command takes --ndjson (validate, stats, given without it):
+ * then a second document at the start of a line suggests it. */
+static bool ndjson_hint;
+
 /* Prints FILE:LINE:COL: message for the parser's last error. Running out
  * of memory says nothing of the JSON: no location, and exit status 3. */
 static int report(fj_parser *p, fj_error err) {
@@ -249,6 +253,8 @@ static int report(fj_parser *p, fj_error err) {
   fprintf(stderr, "%s%s:%zu:%zu:%s %s%s%s (%s, byte %zu)\n", sgr_bold(), prog_file, loc.line,
           loc.column, sgr_off(), sgr_red(), message(err), sgr_off(), fj_error_name(err),
           loc.offset);
+  if (ndjson_hint && err == FJ_ERR_TRAILING_CONTENT && loc.line > 1 && loc.column == 1)
+    fprintf(stderr, "%s: note: one document per line is NDJSON: add --ndjson\n", prog_file);
   return EXIT_INVALID;
 }
 
@@ -468,6 +474,7 @@ static int cmd_validate(fj_parser *p, int argc, char **argv) {
   if (bad) return bad;
   if (argc < 1) return usage_error("validate needs at least one FILE", NULL);
   if (ndjson) return validate_ndjson(argc, argv);
+  ndjson_hint = true;
   int status = 0;
   for (int i = 0; i < argc; i++) {
     fj_file f;
@@ -754,6 +761,7 @@ static int cmd_stats(fj_parser *p, int argc, char **argv) {
   if (argc == 0) return usage_error("missing FILE", NULL);
   if (argc > 1) return usage_error("one FILE only", argv[1]);
   if (ndjson) return stats_ndjson(argv[0]);
+  ndjson_hint = true;
   fj_file f;
   prog_file = argv[0];
   int rc = load(argv[0], &f);

@@ -246,7 +246,12 @@ FJ_API fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len,
  *          fj_parser_parse() and of the cursor
  *          (FJ_ERR_EXPECTED_*, FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL,
  *          FJ_ERR_BAD_SURROGATE, FJ_ERR_TRUNCATED, FJ_ERR_DEPTH, ...), with
- *          its location kept. Numbers too large for a double are valid JSON
+ *          its location kept: the first error in the document, whichever
+ *          stage finds it (`{"a":1}}` followed by invalid UTF-8 is
+ *          FJ_ERR_TRAILING_CONTENT). One exception: a fault inside a
+ *          string that also holds a byte stage 1 refuses (a `\u` escape
+ *          with too few hex digits, then a raw newline) gives the stage-1
+ *          error. Numbers too large for a double are valid JSON
  *          and are accepted here. Lone surrogate escapes are rejected unless
  *          FJ_PARSE_REPLACE_LONE_SURROGATES is set. */
 FJ_API fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t len);

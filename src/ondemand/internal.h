@@ -109,6 +109,9 @@ struct fj_parser {
   /* the last error */
   fj_error err;
   size_t err_offset;
+  /* what validation found missing when the index ended (FJ_ERR_EXPECTED_*),
+   * where it reported FJ_ERR_TRUNCATED: fj__first_error() asks */
+  fj_error err_wanted;
 };
 
 /* Records an error at byte `offset` and returns it. */
@@ -430,5 +433,10 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
 
 /* Full validation (fj_parser_validate()) of the current document. */
 fj_error fj__validate_document(fj_parser *p);
+
+/* After stage 1 refused byte x with `err`: an error the structure shows in
+ * front of it if there is one (it comes first in the document), else err at
+ * x; recorded as the parser's error (validate.c). */
+fj_error fj__first_error(fj_parser *p, fj_error err, size_t x);
 
 #endif

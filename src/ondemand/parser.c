@@ -162,7 +162,8 @@ static fj_error parse(fj_parser *p, const void *json, size_t len, fj_value *root
   p->hot.n = res.n;
   p->u_escapes = res.u_escapes;
   p->hot.backslashes = res.backslashes;
-  if (err) return fj__fail(p, err, res.err_offset);
+  if (err) /* validation reports the document's first error, stage 1's or not */
+    return u_blocks ? fj__first_error(p, err, res.err_offset) : fj__fail(p, err, res.err_offset);
   return finish_document(p, root);
 }
 

@@ -306,7 +306,11 @@ static fj_error parse_doc(fj_stream *s, size_t a, size_t b, uint32_t taken, fj_v
     if (p->hot.n && p->hot.idx[0] == 0) return err;
     s->batch_indexed = false; /* the parse below overwrites the batch index */
   }
-  fj_error err = fj_parser_parse(p, s->data + a, b - a, root);
+  /* validating, a stage-1 error gives way to an earlier one the structure
+   * shows, as in fj_parser_validate() */
+  fj_error err = s->flags & FJ_STREAM_VALIDATE
+                     ? fj__parse_for_validation(p, s->data + a, b - a, root)
+                     : fj_parser_parse(p, s->data + a, b - a, root);
   *closed = err ? 0 : first_closed(p);
   return err;
 }

@@ -137,7 +137,53 @@ static inline FJ_ALWAYS_INLINE fj_error check_scalar(fj_parser *p, uint32_t pos)
 }
 
 static fj_error fail_at(fj_parser *p, fj_error e, uint32_t pos) {
+  p->err_wanted = e;
   return fj__fail(p, pos >= p->hot.n ? FJ_ERR_TRUNCATED : e, fj__offset(p, pos));
+}
+
+/* Stage 1 refused the byte at x (its first error: invalid UTF-8, a control
+ * character, a bad escape letter, an unclosed string), but the document may
+ * go wrong earlier in a way only the structure shows (`{"a":1}}` before a
+ * bad escape on the next line). Stage 1 indexed the whole input all the
+ * same, and the structurals before x are right, so they are validated as a
+ * document that is cut short where the last whole token before x ends. A
+ * string last before x may reach past it (where it closes is not known), so
+ * the cut comes before it, and the string only counts as "something is
+ * there": an error if the structure wanted no value or key there. An error
+ * in front of the cut is the first in the document; reaching the cut is
+ * none (that looks like a truncated document), and stage 1's stands. */
+fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
+  const uint32_t n = p->hot.n;
+  const size_t len = p->hot.len;
+  if (len >= 3 && memcmp(p->hot.buf, "\xEF\xBB\xBF", 3) == 0) return fj__fail(p, FJ_ERR_BOM, 0);
+  uint32_t lo = 0, hi = n; /* the number of structurals before x */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (p->hot.idx[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  const bool string_cut = lo && fj__char(p, lo - 1) == '"';
+  const size_t cut = string_cut ? p->hot.idx[--lo] : x;
+  fj_error first = FJ_OK;
+  p->err_wanted = FJ_OK;
+  if (lo) {
+    p->hot.n = lo;
+    p->hot.len = cut;
+    first = fj__validate_document(p);
+    p->hot.n = n;
+    p->hot.len = len;
+  }
+  if (first && p->err_offset < cut) return first;
+  if (string_cut && lo) { /* the string at the cut: was something else due? */
+    if (!first) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, cut);
+    fj_error wanted = p->err_wanted;
+    if (first == FJ_ERR_TRUNCATED &&
+        (wanted == FJ_ERR_EXPECTED_COMMA || wanted == FJ_ERR_EXPECTED_COLON))
+      return fj__fail(p, wanted, cut);
+  }
+  return fj__fail(p, err, x);
 }
 
 fj_error fj_parser_validate(fj_parser *p, const void *json, size_t len) {
