@@ -2346,6 +2346,17 @@ static void test_generator_errors(void **state) {
       {"{\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"#\", "
        "\"x-fastjson-unknown-fields\": \"skip\"}}}",
        "/properties/a/x-fastjson-unknown-fields: is supported on a record's own schema only"},
+      /* schemas whose words would be silently ignored or contradict each
+       * other (codec trial: accepted without a word) */
+      {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\"}}, "
+       "\"required\": [\"a\", \"a\"]}",
+       "/required/1: \"a\" is listed twice"},
+      {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"string\", \"default\": "
+       "\"x\"}}, \"required\": [\"a\"]}",
+       "/properties/a/default: a required property never takes its default"},
+      {"{\"type\": \"object\", \"properties\": {}, \"additionalProperties\": true, "
+       "\"x-fastjson-unknown-fields\": \"error\"}",
+       "/x-fastjson-unknown-fields: contradicts \"additionalProperties\": true"},
       /* a key twice: two members, whose output the reader refused */
       {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}, \"a\": "
        "{\"type\": \"string\"}}}",

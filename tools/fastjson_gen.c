@@ -771,6 +771,10 @@ static void parse_record(type *t, jn *s, const char *ptr) {
         "a schema for additional properties is supported without \"properties\" only "
         "(a string-keyed map)");
   parse_policies(t, s, ptr);
+  if (addl && addl->kind == J_BOOL && member(s, "x-fastjson-unknown-fields") &&
+      (t->unknown_error == POLICY_YES) != !addl->b)
+    die(child_ptr(ptr, "x-fastjson-unknown-fields"), "contradicts \"additionalProperties\": %s",
+        addl->b ? "true" : "false");
   t->kind = T_RECORD;
   size_t n = props ? props->n : 0;
   t->fields = xmalloc(n * sizeof *t->fields);
@@ -797,13 +801,22 @@ static void parse_record(type *t, jn *s, const char *ptr) {
       jn *r = req->kids[i];
       bool found = false;
       for (size_t k = 0; r->kind == J_STR && k < t->nfields; k++)
-        if (t->fields[k].name_len == r->slen && !memcmp(t->fields[k].name, r->s, r->slen))
+        if (t->fields[k].name_len == r->slen && !memcmp(t->fields[k].name, r->s, r->slen)) {
+          /* draft 2020-12 section 6.5.3: the names are unique */
+          if (t->fields[k].required) die(fmt("%s/%zu", rp, i), "\"%s\" is listed twice", r->s);
           found = t->fields[k].required = true;
+        }
       if (!found) die(fmt("%s/%zu", rp, i), "required property is not in \"properties\"");
     }
   }
-  for (size_t i = 0; i < t->nfields; i++)
-    if (t->fields[i].def) check_default(&t->fields[i]);
+  for (size_t i = 0; i < t->nfields; i++) {
+    const field *f = &t->fields[i];
+    /* a default fills in an absent field: a required one is never absent
+     * from a document that reads (nothing is silently ignored) */
+    if (f->def && f->required)
+      die(child_ptr(f->ptr, "default"), "a required property never takes its default");
+    if (f->def) check_default(f);
+  }
 }
 
 static void parse_enum(type *t, const jn *e, const char *ptr, bool is_const) {
@@ -844,8 +857,6 @@ static void parse_union(type *t, jn *s, const char *ptr) {
   }
 }
 
-/* `type` (and friends) of one schema object: the C type it becomes. Named
- * types (records, unions, enums) take `name_hint` unless they have a title. */
 static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, bool *nullable,
                         bool root);
 
@@ -866,6 +877,8 @@ static type *parse_into(type *t, jn *s, const char *ptr, const char *name_hint, 
   return r;
 }
 
+/* `type` (and friends) of one schema object: the C type it becomes. Named
+ * types (records, unions, enums) take `name_hint` unless they have a title. */
 static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, bool *nullable,
                         bool root) {
   check_keywords(s, ptr, root);
