@@ -182,6 +182,10 @@ static void syntax_errors(void **state) {
       {"[1 \"a\"", 0, FJ_ERR_EXPECTED_COMMA, 3}, /* a string where a comma is due */
       {"{\"a\" \"b\"", 0, FJ_ERR_EXPECTED_COLON, 5},
       {"[1]\"a\"", 0, FJ_ERR_TRAILING_CONTENT, 3},
+      {"[tr\"a\"]", 0, FJ_ERR_BAD_LITERAL, 1}, /* a literal cut short by a string */
+      {"[-\"a\"]", 0, FJ_ERR_BAD_NUMBER, 2},
+      {"[-\"\xff\"]", 0, FJ_ERR_BAD_NUMBER, 2},
+      {"[tr\"\x01\"]", 0, FJ_ERR_BAD_LITERAL, 1},
   };
   run_cases(*state, cases, sizeof cases / sizeof *cases);
   first_error_before_stage1_fault(*state, cases, sizeof cases / sizeof *cases);

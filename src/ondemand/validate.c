@@ -169,13 +169,19 @@ fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
   fj_error first = FJ_OK;
   p->err_wanted = FJ_OK;
   if (lo) {
+    const bool goes_on = p->text_goes_on;
     p->hot.n = lo;
     p->hot.len = cut;
+    p->text_goes_on = true; /* a number or literal at the cut is not cut off: `[tr"` is bad */
     first = fj__validate_document(p);
     p->hot.n = n;
     p->hot.len = len;
+    p->text_goes_on = goes_on;
   }
-  if (first && p->err_offset < cut) return first;
+  /* a number or literal broken by the byte at the cut is the first fault too */
+  if (first && (p->err_offset < cut || (p->err_offset == cut && (first == FJ_ERR_BAD_NUMBER ||
+                                                                 first == FJ_ERR_BAD_LITERAL))))
+    return first;
   if (string_cut && lo) { /* the string at the cut: was something else due? */
     if (!first) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, cut);
     fj_error wanted = p->err_wanted;
