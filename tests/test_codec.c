@@ -344,28 +344,27 @@ static void test_policy_errors(void **state) {
   /* a malformed value of another type is malformed, not of the wrong type;
    * a value that cannot start keeps its path (codec trial: "null is not
    * allowed", and paths that stopped at the enclosing container) */
-  char want[256];
-  snprintf(want, sizeof want, "/flag at byte 23: %s", fj_error_message(FJ_ERR_BAD_LITERAL));
-  assert_string_equal(policy("{\"qty\": 1, \"flag\": nulll}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/qty at byte 8: %s", fj_error_message(FJ_ERR_BAD_LITERAL));
-  assert_string_equal(policy("{\"qty\": tru}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/name at byte 22: %s", fj_error_message(FJ_ERR_BAD_NUMBER));
-  assert_string_equal(policy("{\"qty\": 1, \"name\": 1.5.3}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/ratio at byte 20: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
-  assert_string_equal(policy("{\"qty\": 1, \"ratio\": .5}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/sl~1ash~0 at byte 22: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
-  assert_string_equal(policy("{\"qty\": 1, \"sl/ash~\": +1}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/counts/b at byte 35: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
-  assert_string_equal(policy("{\"qty\": 1, \"counts\": {\"a\": 1, \"b\": }}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/items/1 at byte 33: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
-  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1}, .5]}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/items/1 at byte 32: %s", fj_error_message(FJ_ERR_EXPECTED_VALUE));
-  assert_string_equal(policy("{\"qty\": 1, \"items\": [{\"qty\": 1},]}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/matrix/1/1 at byte 30: %s",
-           fj_error_message(FJ_ERR_EXPECTED_VALUE));
-  assert_string_equal(policy("{\"qty\": 1, \"matrix\": [[1], [2,,3]]}", 0, NULL, &a), want);
-  snprintf(want, sizeof want, "/matrix/0 at byte 23: %s", fj_error_message(FJ_ERR_BAD_NUMBER));
-  assert_string_equal(policy("{\"qty\": 1, \"matrix\": [-]}", 0, NULL, &a), want);
+  static const struct {
+    const char *json, *where; /* the message: where, ": ", the code's own */
+    fj_error code;
+  } starts[] = {
+      {"{\"qty\": 1, \"flag\": nulll}", "/flag at byte 23", FJ_ERR_BAD_LITERAL},
+      {"{\"qty\": tru}", "/qty at byte 8", FJ_ERR_BAD_LITERAL},
+      {"{\"qty\": 1, \"name\": 1.5.3}", "/name at byte 22", FJ_ERR_BAD_NUMBER},
+      {"{\"qty\": 1, \"ratio\": .5}", "/ratio at byte 20", FJ_ERR_EXPECTED_VALUE},
+      {"{\"qty\": 1, \"sl/ash~\": +1}", "/sl~1ash~0 at byte 22", FJ_ERR_EXPECTED_VALUE},
+      {"{\"qty\": 1, \"counts\": {\"a\": 1, \"b\": }}", "/counts/b at byte 35",
+       FJ_ERR_EXPECTED_VALUE},
+      {"{\"qty\": 1, \"items\": [{\"qty\": 1}, .5]}", "/items/1 at byte 33", FJ_ERR_EXPECTED_VALUE},
+      {"{\"qty\": 1, \"items\": [{\"qty\": 1},]}", "/items/1 at byte 32", FJ_ERR_EXPECTED_VALUE},
+      {"{\"qty\": 1, \"matrix\": [[1], [2,,3]]}", "/matrix/1/1 at byte 30", FJ_ERR_EXPECTED_VALUE},
+      {"{\"qty\": 1, \"matrix\": [-]}", "/matrix/0 at byte 23", FJ_ERR_BAD_NUMBER},
+  };
+  for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+    char want[256];
+    snprintf(want, sizeof want, "%s: %s", starts[i].where, fj_error_message(starts[i].code));
+    assert_string_equal(policy(starts[i].json, 0, NULL, &a), want);
+  }
   /* a refused double is not stored (was +-inf, or the value of a prefix) */
   const char *bad_ratios[] = {"1e999", "-1e999", "1.5e3x", "1.5.3", "2..5"};
   for (size_t i = 0; i < sizeof bad_ratios / sizeof *bad_ratios; i++) {
