@@ -942,6 +942,8 @@ static void invalid_arguments(void **state) {
   EXPECT(fj_stream_new_buffer(&s, "", 0, &o), FJ_ERR_INVALID_ARG);
   o = (fj_stream_options){.max_document_size = FJ_MAX_DOCUMENT_SIZE + 1};
   EXPECT(fj_stream_new_buffer(&s, "", 0, &o), FJ_ERR_INVALID_ARG);
+  o = (fj_stream_options){.flags = FJ_STREAM_VALIDATE << 1}; /* was accepted, and ignored */
+  EXPECT(fj_stream_new_buffer(&s, "", 0, &o), FJ_ERR_INVALID_ARG);
   EXPECT(fj_stream_new_fd(&s, -1, NULL), FJ_ERR_INVALID_ARG);
   EXPECT(fj_stream_new_file(&s, NULL, NULL), FJ_ERR_INVALID_ARG);
   EXPECT(fj_stream_new_callback(&s, NULL, NULL, NULL), FJ_ERR_INVALID_ARG);
@@ -1097,6 +1099,15 @@ static void array_surroundings_checked(void **state) {
       {"[1\"a\"]", "", 1, FJ_ERR_BAD_NUMBER, 2},
       {"{\"x\":true\"a\",\"a\":[1]}", "/a", 0, FJ_ERR_BAD_LITERAL, 9},
       {"{\"a\":[1],\"x\":-2\"\"}", "/a", 1, FJ_ERR_BAD_NUMBER, 15},
+      /* but not across a space or a closing bracket (stream trial: they
+       * were BAD_NUMBER, BAD_LITERAL) */
+      {"[1 \"a\"]", "", 1, FJ_ERR_EXPECTED_COMMA, 3},
+      {"[true \"a\"]", "", 1, FJ_ERR_EXPECTED_COMMA, 6},
+      {"{\"x\":1 \"a\":[1]}", "/a", 0, FJ_ERR_EXPECTED_COMMA, 7},
+      {"{\"a\":[1] \"b\":2}", "/a", 1, FJ_ERR_EXPECTED_COMMA, 9},
+      {"{\"a\":[1]\"b\":2}", "/a", 1, FJ_ERR_EXPECTED_COMMA, 8},
+      /* cut off, with a structural error before a stage-1 one */
+      {"{\"x\":[xs\"],\"d\":[1]}", "/d", 0, FJ_ERR_EXPECTED_VALUE, 6},
   };
   fj_parser *p;
   OK(fj_parser_new(&p, NULL));
@@ -1143,6 +1154,52 @@ static void array_surroundings_checked(void **state) {
     recs_free(&rs);
   }
   fj_parser_free(p);
+}
+
+/* A document's handles end with the next fj_stream_next(), whatever it
+ * returns: also a document refused unparsed (too large) and the end of an
+ * array stream, after which a refill moved or freed the bytes they point
+ * into (stream trial: a use after free under ASan, and a wrong value
+ * returned with FJ_OK). Each format, chunks of 16 bytes. */
+static void handles_end_with_next(void **state) {
+  (void)state;
+  char pad[600];
+  memset(pad, 'q', sizeof pad - 1);
+  pad[sizeof pad - 1] = '\0';
+  char in[1024];
+  const struct {
+    fj_stream_format format;
+    const char *fmt, *ptr;
+  } cases[] = {
+      {FJ_STREAM_NDJSON, "[\"second-string-long\",2.5]\n%s\n[\"third\"]\n", NULL},
+      {FJ_STREAM_JSON_SEQ, "\x1e[\"second-string-long\",2.5]\n\x1e%s\n\x1e[\"third\"]\n", NULL},
+      {FJ_STREAM_CONCATENATED, "[\"second-string-long\",2.5] \"%s\" [\"third\"]", NULL},
+      {FJ_STREAM_ARRAY, "[[\"second-string-long\",2.5]]%.500s", ""},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    int n = snprintf(in, sizeof in, cases[c].fmt,
+                     cases[c].format == FJ_STREAM_ARRAY ? "                " : pad);
+    mem_source m = {in, (size_t)n, 0, 16, 0};
+    fj_stream_options o = {.format = cases[c].format,
+                           .pointer = cases[c].ptr,
+                           .chunk_size = 16,
+                           .max_document_size = 100};
+    fj_stream *s;
+    fj_document doc;
+    fj_array a;
+    fj_value v;
+    const char *str;
+    size_t len;
+    OK(fj_stream_new_callback(&s, mem_read, &m, &o));
+    OK(fj_stream_next(s, &doc));
+    OK(fj_value_get_array(&doc.root, &a));
+    OK(fj_array_next(&a, &v));
+    fj_error next = fj_stream_next(s, &doc); /* too large, or the end */
+    assert_true(next == FJ_ERR_DOCUMENT_TOO_LARGE || next == FJ_END);
+    EXPECT(fj_value_get_string(&v, &str, &len), FJ_ERR_STALE_DOCUMENT);
+    EXPECT(fj_array_next(&a, &v), FJ_ERR_STALE_DOCUMENT);
+    fj_stream_free(s);
+  }
 }
 
 /* An oversized element cut off by the end of the input is reported once,
@@ -1440,6 +1497,7 @@ int main(void) {
       cmocka_unit_test(array_elements),
       cmocka_unit_test(array_errors),
       cmocka_unit_test(array_surroundings_checked),
+      cmocka_unit_test(handles_end_with_next),
       cmocka_unit_test(array_oversized_cut_element),
       cmocka_unit_test(array_long_key_on_path),
       cmocka_unit_test(array_past_4gib),

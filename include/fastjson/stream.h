@@ -5,7 +5,8 @@
  * A stream hands out one document at a time. Each document is parsed by the
  * stream's own parser and comes as an fj_value root that works with the
  * whole cursor API of fastjson/parser.h; it stays valid until the next call
- * of fj_stream_next() or fj_stream_free(). Documents carry their index
+ * of fj_stream_next() (whatever that returns; the handles then fail with
+ * FJ_ERR_STALE_DOCUMENT) or fj_stream_free(). Documents carry their index
  * (0-based), their byte offset in the stream and their line (64-bit, so
  * positions past 4 GiB are exact).
  *
@@ -49,7 +50,9 @@ typedef enum fj_stream_format {
    *  exactly one document; a bad line is reported and the next line read. */
   FJ_STREAM_NDJSON = 0,
   /** JSON text sequences (RFC 7464): each document is preceded by the record
-   *  separator 0x1E and normally ends with LF (0x0A). Empty records are skipped.
+   *  separator 0x1E and normally ends with LF (0x0A). Empty records are skipped;
+   *  text before the first RS is read as a record too (a sequence whose
+   *  first RS was lost), not refused.
    *  As RFC 7464 section 2.4 requires, a well-formed top-level number or
    *  literal that is not followed by whitespace before the next RS (or the
    *  end) is FJ_ERR_TRUNCATED; a malformed one (`1x`, or `tru` before the
@@ -179,9 +182,10 @@ typedef struct fj_document {
    *  of that line; each byte of invalid UTF-8 counts as one, as in
    *  fj_location). One exception: when the line began more than 256 bytes
    *  before the document (after long documents on the same line, in the
-   *  array and concatenated formats), the column counts from the
-   *  document's first byte; for an error that ends the stream, which has
-   *  no document, from the error's own byte (column 1). */
+   *  array and concatenated formats, or after more than 256 bytes of
+   *  whitespace at the start of a line in any format), the column counts
+   *  from the document's first byte; for an error that ends the stream,
+   *  which has no document, from the error's own byte (column 1). */
   uint64_t error_offset;
   uint64_t error_line;
   uint64_t error_column;
@@ -200,7 +204,7 @@ typedef fj_error (*fj_stream_read_fn)(void *ctx, void *buf, size_t cap, size_t *
  *  @param out   receives the stream; free it with fj_stream_free().
  *  @param opts  options or NULL (NDJSON, defaults); copied.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (NULL `out`, NULL `data` with len > 0,
- *          an unknown format, a size option above FJ_MAX_DOCUMENT_SIZE, an
+ *          an unknown format or flag, a size option above FJ_MAX_DOCUMENT_SIZE, an
  *          incomplete allocator); FJ_ERR_BAD_POINTER (FJ_STREAM_ARRAY with a
  *          `pointer` that is not RFC 6901 syntax: not empty and not starting
  *          with '/', or '~' not followed by '0' or '1'); FJ_ERR_NOMEM. */

@@ -224,6 +224,11 @@ fj_error fj__check_string(fj_parser *p, uint32_t pos);
  * escape (p->u_blocks), which fj_parser_validate() uses (parser.c). */
 fj_error fj__parse_for_validation(fj_parser *p, const void *json, size_t len, fj_value *root);
 
+/* Makes the parser's document stale (FJ_ERR_STALE_DOCUMENT for its handles)
+ * without parsing another: for a stream about to move or drop the bytes
+ * its last document lies in. */
+void fj__parser_forget(fj_parser *p);
+
 /* Advances the cursor until it is back at depth `target` (bracket matching). */
 fj_error fj__skip_to_depth(fj_parser *p, uint32_t target);
 

@@ -99,6 +99,8 @@ static void reset_scratch(fj_parser *p) {
   p->scratch.cur = p->scratch.head;
 }
 
+void fj__parser_forget(fj_parser *p) { p->doc = p->hot.cur = 0; }
+
 /* Forgets the previous document: its handles become stale. */
 static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->doc = p->hot.cur = 0; /* older handles are stale from here on */

@@ -19,7 +19,8 @@
 
 static fj_error check_options(const fj_stream_options *o) {
   if (!o) return FJ_OK;
-  if ((unsigned)o->format > FJ_STREAM_ARRAY) return FJ_ERR_INVALID_ARG;
+  if ((unsigned)o->format > FJ_STREAM_ARRAY || (o->flags & ~(uint32_t)FJ_STREAM_VALIDATE))
+    return FJ_ERR_INVALID_ARG; /* an unknown flag: a newer header's, which this cannot honour */
   if (o->batch_size > FJ_MAX_DOCUMENT_SIZE || o->max_document_size > FJ_MAX_DOCUMENT_SIZE ||
       o->chunk_size > FJ_MAX_DOCUMENT_SIZE)
     return FJ_ERR_INVALID_ARG;
@@ -574,6 +575,10 @@ static int step_concatenated(fj_stream *s, fj_document *doc, fj_error *err) {
 
 fj_error fj_stream_next(fj_stream *s, fj_document *doc) {
   if (!s || !doc) return FJ_ERR_INVALID_ARG;
+  /* the last document ends here, whatever comes next (a refill may move
+   * its bytes before any parse would make its handles stale: a document
+   * refused unparsed, the end of an array stream) */
+  fj__parser_forget(s->parser);
   for (;;) {
     if (s->finished) {
       clear_doc(doc);

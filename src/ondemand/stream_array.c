@@ -106,7 +106,8 @@ static int fatal(fj_stream *s, fj_document *doc, fj_error *err, fj_error e) {
 static int check_text(fj_stream *s, fj_document *doc, fj_error *err, size_t a, size_t b) {
   fj_parser *p = s->parser;
   fj_value root;
-  fj_error e = fj_parser_parse(p, s->data + a, b - a, &root);
+  /* the first error in the text, whichever stage finds it (as validation) */
+  fj_error e = fj__parse_for_validation(p, s->data + a, b - a, &root);
   p->text_goes_on = b < s->end || !fj__stream_ended(s);
   if (!e) e = fj__validate_document(p);
   if (!e) return FJ__STEP_AGAIN;
@@ -125,10 +126,10 @@ static int cut_off(fj_stream *s, fj_document *doc, fj_error *err) {
 
 /* The error for byte c where a comma or closing bracket is due after the
  * value passed last: FJ_ERR_EXPECTED_COMMA, except for a quote right after
- * a number or literal, which validation reads on into (`1"a"`) where the
- * scanner ends the value before it. */
+ * a number or literal (no space, no bracket between), which validation
+ * reads on into (`1"a"`) where the scanner ends the value before it. */
 static fj_error not_comma(const fj_stream *s, uint8_t c) {
-  if (c != '"') return FJ_ERR_EXPECTED_COMMA;
+  if (c != '"' || s->base + s->pos != s->value_end) return FJ_ERR_EXPECTED_COMMA;
   switch (fj__type_of[s->value_first] - 1) { /* the value's type by its first byte */
   case FJ_TYPE_NUMBER: return FJ_ERR_BAD_NUMBER;
   case FJ_TYPE_BOOL:
@@ -228,6 +229,7 @@ static int nav_skip(fj_stream *s, fj_document *doc, fj_error *err) {
     s->vs.state = FJ__VS_IDLE;
     int r = check_text(s, doc, err, s->pos, s->scanned);
     if (r != FJ__STEP_AGAIN) return r;
+    s->value_end = s->base + s->scanned;
     fj__stream_consume(s, s->scanned);
     s->phase = s->ar_after;
     return FJ__STEP_AGAIN;
@@ -257,6 +259,7 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
     }
     s->skipping = false;
     s->vs.state = FJ__VS_IDLE;
+    s->value_end = s->base + s->scanned;
     s->phase = FJ__AR_AFTER;
     return FJ__STEP_AGAIN;
   }
@@ -269,6 +272,7 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
   bool cut = !done && s->vs.state != FJ__VS_SCALAR;
   s->vs.state = FJ__VS_IDLE;
   *err = fj__stream_deliver(s, s->pos, s->scanned, cut, doc);
+  s->value_end = s->base + s->scanned;
   fj__stream_consume(s, s->scanned);
   if (cut) { /* the input ended inside the element: nothing can follow */
     s->finished = true;

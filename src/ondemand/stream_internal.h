@@ -121,6 +121,7 @@ struct fj_stream {
   bool key_match;
   bool in_tail;        /* after the array: keys and values are checked, not followed */
   uint8_t value_first; /* first byte of the element or value off the path passed last */
+  uint64_t value_end;  /* and the offset in the input just past it */
   uint8_t *key_buf;
   size_t key_cap;
 };
