@@ -147,11 +147,23 @@ static fj_error fail_at(fj_parser *p, fj_error e, uint32_t pos) {
  * bad escape on the next line). Stage 1 indexed the whole input all the
  * same, and the structurals before x are right, so they are validated as a
  * document that is cut short where the last whole token before x ends. A
- * string last before x may reach past it (where it closes is not known), so
+ * string last before x that does not close before it reaches past it, so
  * the cut comes before it, and the string only counts as "something is
  * there": an error if the structure wanted no value or key there. An error
  * in front of the cut is the first in the document; reaching the cut is
  * none (that looks like a truncated document), and stage 1's stands. */
+/* Whether the string opened at byte `open` closes before byte x (its
+ * escapes followed: a backslash takes the next byte). */
+static bool closes_before(const uint8_t *buf, size_t open, size_t x) {
+  for (size_t i = open + 1; i < x; i++) {
+    if (buf[i] == '\\')
+      i++;
+    else if (buf[i] == '"')
+      return true;
+  }
+  return false;
+}
+
 fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
   const uint32_t n = p->hot.n;
   const size_t len = p->hot.len;
@@ -164,7 +176,8 @@ fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
     else
       hi = mid;
   }
-  const bool string_cut = lo && fj__char(p, lo - 1) == '"';
+  const bool string_cut =
+      lo && fj__char(p, lo - 1) == '"' && !closes_before(p->hot.buf, p->hot.idx[lo - 1], x);
   const size_t cut = string_cut ? p->hot.idx[--lo] : x;
   fj_error first = FJ_OK;
   p->err_wanted = FJ_OK;
@@ -178,10 +191,11 @@ fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
     p->hot.len = len;
     p->text_goes_on = goes_on;
   }
-  /* a number or literal broken by the byte at the cut is the first fault too */
-  if (first && (p->err_offset < cut || (p->err_offset == cut && (first == FJ_ERR_BAD_NUMBER ||
-                                                                 first == FJ_ERR_BAD_LITERAL))))
-    return first;
+  /* a number or literal broken by the quote of a string cut off is the
+   * first fault too (`[-"\xff`); one broken by the refused byte itself is
+   * a tie, which stage 1's error takes (`[1\xff]`: FJ_ERR_UTF8) */
+  const bool broken = string_cut && (first == FJ_ERR_BAD_NUMBER || first == FJ_ERR_BAD_LITERAL);
+  if (first && (p->err_offset < cut || (p->err_offset == cut && broken))) return first;
   if (string_cut && lo) { /* the string at the cut: was something else due? */
     if (!first) return fj__fail(p, FJ_ERR_TRAILING_CONTENT, cut);
     fj_error wanted = p->err_wanted;
