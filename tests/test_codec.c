@@ -355,6 +355,8 @@ static void test_policy_errors(void **state) {
       {"{\"qty\": 1, \"sl/ash~\": +1}", "/sl~1ash~0 at byte 22", FJ_ERR_EXPECTED_VALUE},
       {"{\"qty\": 1, \"counts\": {\"a\": 1, \"b\": }}", "/counts/b at byte 35",
        FJ_ERR_EXPECTED_VALUE},
+      {"{\"qty\": 1, \"counts\": {\"\\u0062/\": }}", "/counts/b~1 at byte 33",
+       FJ_ERR_EXPECTED_VALUE}, /* the key unescaped, without an allocation */
       {"{\"qty\": 1, \"items\": [{\"qty\": 1}, .5]}", "/items/1 at byte 33", FJ_ERR_EXPECTED_VALUE},
       {"{\"qty\": 1, \"items\": [{\"qty\": 1},]}", "/items/1 at byte 32", FJ_ERR_EXPECTED_VALUE},
       {"{\"qty\": 1, \"matrix\": [[1], [2,,3]]}", "/matrix/1/1 at byte 30", FJ_ERR_EXPECTED_VALUE},

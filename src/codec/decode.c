@@ -141,22 +141,27 @@ static uint32_t own_structural(const fj_parser *p, uint32_t start, size_t offset
   return 0;
 }
 
-/* An error in the object opened at `start` (depth, serial: its fields'),
- * described; when it lies where a field's value should start (`"a":.5`,
- * `"a":}`), it is the value's, so its path names the key (unescaped when it
- * can be). */
-static fj_error field_start_error(fj_decoder *d, uint32_t start, uint32_t depth, uint64_t serial,
-                                  fj_error e) {
+/* An error in the object opened at `start`, described; when it lies where
+ * a field's value should start (`"a":.5`, `"a":}`), it is the value's, so
+ * its path names the key: unescaped into a local buffer when it fits (no
+ * allocation, which could fail and change the message), else raw. */
+static fj_error field_start_error(fj_decoder *d, uint32_t start, fj_error e) {
   describe(d, e);
   fj_parser *p = d->parser;
   size_t commas;
   const uint32_t q =
       e == FJ_ERR_EXPECTED_VALUE ? own_structural(p, start, d->err->offset, &commas) : 0;
   if (q < start + 3 || fj__char(p, q - 1) != ':' || fj__char(p, q - 2) != '"') return e;
-  fj_value key = fj__handle(p, q - 2, depth, serial, '"');
-  const char *k;
-  size_t n;
-  if (fj_value_get_string(&key, &k, &n) != FJ_OK) fj__raw_key(p, q - 2, (const uint8_t **)&k, &n);
+  const uint8_t *raw, *close, *err_at;
+  size_t n, raw_n;
+  fj__raw_key(p, q - 2, &raw, &raw_n);
+  uint8_t key[256];
+  const char *k = (const char *)key;
+  if (raw_n > sizeof key ||
+      fj__unescape(raw - 1, raw + raw_n + 1, key, &n, &close, &err_at, p->flags) != FJ_OK) {
+    k = (const char *)raw;
+    n = raw_n;
+  }
   return fj_decode_path_key(d, k, n, e);
 }
 
@@ -561,7 +566,7 @@ static fj_error alloc_zeroed(fj_decoder *d, size_t at, size_t count, size_t size
 fj_error fj_decode_map_alloc(fj_decoder *d, fj_object *o, size_t elem_size, fj_str **keys,
                              void **values, size_t *count) {
   fj_error e = fj_object_count(o, count);
-  if (e) return field_start_error(d, o->start, o->depth, o->serial, e);
+  if (e) return field_start_error(d, o->start, e);
   size_t at = fj__offset(d->parser, o->start);
   void *k;
   if ((e = alloc_zeroed(d, at, *count, sizeof(fj_str), &k))) return e;
@@ -795,7 +800,7 @@ static inline fj_error next_raw(fj_decoder *d, fj_object *o, uint32_t *key_pos, 
   if (FJ_UNLIKELY(r == FAST_GENERAL)) {
     fj_value key;
     fj_error e = fj_object_next(o, &key, value);
-    if (e) return e == FJ_END ? e : field_start_error(d, o->start, o->depth, o->serial, e);
+    if (e) return e == FJ_END ? e : field_start_error(d, o->start, e);
     *key_pos = key.pos;
   }
   const uint8_t *open = p->hot.buf + p->hot.idx[*key_pos],
