@@ -128,14 +128,13 @@ fj_error fj_decode_path_index(fj_decoder *d, size_t index, fj_error e) {
  * (an array's element index); 0 when the offset is deeper, or not there.
  * For errors only: it walks the container from its start. */
 static uint32_t own_structural(const fj_parser *p, uint32_t start, size_t offset, size_t *commas) {
-  uint32_t depth = 0;
+  int64_t depth = 0;
   *commas = 0;
   for (uint32_t q = start + 1; q < p->hot.n; q++) {
     const size_t at = fj__offset(p, q);
     if (at >= offset) return at == offset && depth == 0 ? q : 0;
     const uint8_t c = fj__char(p, q);
-    if ((c == ']' || c == '}') && depth-- == 0) return 0; /* the container's end */
-    depth += c == '[' || c == '{';
+    if ((depth += fj__bracket_delta[c]) < 0) return 0; /* the container's end */
     *commas += c == ',' && depth == 0;
   }
   return 0;
