@@ -211,7 +211,9 @@ FJ_API fj_error fj_decode_path_index(fj_decoder *d, size_t index, fj_error e);
  *
  * The typed reads write *out only with FJ_OK. A value of another type that
  * is itself malformed (`nulll`, `tru`, `1.5.3` where a string is due) is
- * FJ_ERR_BAD_LITERAL or FJ_ERR_BAD_NUMBER, not FJ_ERR_WRONG_TYPE. */
+ * FJ_ERR_BAD_LITERAL or FJ_ERR_BAD_NUMBER, not FJ_ERR_WRONG_TYPE; one that
+ * the end of the input cuts off (`{"a":tru`, `{"a":1.`) is
+ * FJ_ERR_TRUNCATED. */
 
 /** Whether the value is the literal `null` (its first byte is 'n'; a
  *  malformed literal is then reported by the read that follows). */
@@ -273,9 +275,11 @@ FJ_API fj_error fj_decode_object_restart(fj_decoder *d, fj_object *o);
  *          int32"); FJ_ERR_NOT_INTEGER (`1.5`, `1e2`: "1.5 is not an integer
  *          (int32)"); FJ_ERR_WRONG_TYPE for `null` ("null is not allowed
  *          here: expected int32") and other types ("expected int32, got
- *          string"); FJ_ERR_BAD_NUMBER, FJ_ERR_STALE_DOCUMENT,
- *          FJ_ERR_OUT_OF_ORDER; all described. FJ_ERR_INVALID_ARG (not
- *          described) when `out` is NULL or `v` is NULL or zeroed. */
+ *          string"); FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL,
+ *          FJ_ERR_TRUNCATED, FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER;
+ *          all described. FJ_ERR_INVALID_ARG when `v` is NULL or zeroed
+ *          (described) or `out` is NULL (returned before anything is read,
+ *          not described). */
 FJ_API fj_error fj_decode_int32(fj_decoder *d, const fj_value *v, int32_t *out);
 
 /** Reads an integer in [-2^63, 2^63) into *out (fj_value_get_int64()).
@@ -292,19 +296,25 @@ FJ_API fj_error fj_decode_uint64(fj_decoder *d, const fj_value *v, uint64_t *out
  *  @return FJ_OK; FJ_ERR_INVALID_ARG as fj_decode_int32(); FJ_ERR_NUMBER_RANGE when the magnitude
  * rounds above DBL_MAX ("1e400 is out of range for number"); FJ_ERR_WRONG_TYPE
  *          ("expected number, got string"; for `null`, "null is not allowed
- *          here: expected number"); FJ_ERR_BAD_NUMBER,
- *          FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER; all described. */
+ *          here: expected number"); FJ_ERR_BAD_NUMBER, FJ_ERR_BAD_LITERAL,
+ *          FJ_ERR_TRUNCATED, FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER;
+ *          all described. */
 FJ_API fj_error fj_decode_double(fj_decoder *d, const fj_value *v, double *out);
 
 /** Reads `true` or `false` into *out (fj_value_get_bool()).
  *  @return FJ_OK; FJ_ERR_WRONG_TYPE ("expected boolean, got number"; for
  *          `null`, "null is not allowed here: expected boolean");
- *          FJ_ERR_BAD_LITERAL, FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER;
- *          all described. */
+ *          FJ_ERR_BAD_LITERAL, FJ_ERR_BAD_NUMBER, FJ_ERR_TRUNCATED,
+ *          FJ_ERR_STALE_DOCUMENT, FJ_ERR_OUT_OF_ORDER; FJ_ERR_INVALID_ARG
+ *          (`v` NULL or zeroed, or `out` NULL); all described. */
 FJ_API fj_error fj_decode_bool(fj_decoder *d, const fj_value *v, bool *out);
 
-/** A string copied into the arena (NUL-terminated). FJ_ERR_NOMEM when the
- *  arena fails. */
+/** A string copied into the arena, unescaped and NUL-terminated: out->len
+ *  bytes of UTF-8 plus the '\0', owned by the arena (valid until
+ *  fj_arena_free()).
+ *  @return FJ_OK; FJ_ERR_NOMEM when the arena cannot allocate; the errors
+ *          of fj_decode_string_view() (FJ_ERR_WRONG_TYPE for another type,
+ *          ...); all described. */
 FJ_API fj_error fj_decode_string(fj_decoder *d, const fj_value *v, fj_str *out);
 
 /** A string's unescaped bytes without copying, for enums and

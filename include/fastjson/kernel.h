@@ -39,7 +39,8 @@ FJ_API bool fj_kernel_supported(size_t i);
 FJ_API const char *fj_kernel_active(void);
 
 /** Selects the kernel for all parsers of the process (parses already running
- *  finish with the old one). NULL or "auto" selects the best supported one.
+ *  finish with the old one). NULL, "" or "auto" selects the best supported
+ *  one (so an empty FASTJSON_KERNEL variable means automatic).
  *  @return FJ_OK; FJ_ERR_KERNEL if no compiled kernel has that name or this
  *          CPU cannot run it (the selection is then unchanged). Thread-safe. */
 FJ_API fj_error fj_kernel_select(const char *name);

@@ -230,7 +230,12 @@ FJ_API void fj_parser_free(fj_parser *parser);
  *          FJ_ERR_CONTROL_CHAR; FJ_ERR_BAD_ESCAPE (a backslash not followed
  *          by one of `"\/bfnrtu`); FJ_ERR_EXPECTED_VALUE (the first byte
  *          starts no value); FJ_ERR_TRAILING_CONTENT (a scalar root followed
- *          by more). The error location is kept (fj_parser_last_error()).
+ *          by more), unless that scalar is itself malformed, which is
+ *          reported first: FJ_ERR_BAD_LITERAL (`tru 1`), FJ_ERR_BAD_NUMBER
+ *          (`- 1`, `1.e 2`), FJ_ERR_BAD_ESCAPE or FJ_ERR_BAD_SURROGATE
+ *          (`"\ud800" 1`). A lone scalar root is not checked here (its
+ *          getter checks it). The error location is kept
+ *          (fj_parser_last_error()).
  *          Source: RFC 8259; UTF-8 per RFC 3629 section 4 (no overlongs, no
  *          surrogates, nothing above U+10FFFF). */
 FJ_API fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len, fj_value *root);
@@ -453,7 +458,11 @@ FJ_API fj_error fj_value_get_array(const fj_value *v, fj_array *out);
  *          another copy of `*a` has stepped since this one did, or the
  *          cursor was rewound (fj_parser_rewind(), a JSON Pointer, the root
  *          entered again) since the root array's iteration ended);
- *          FJ_ERR_STALE_DOCUMENT. */
+ *          FJ_ERR_STALE_DOCUMENT. Passing over an unread container
+ *          bracket-matches it: FJ_ERR_DEPTH (it nests deeper than the
+ *          parser's maximum depth), FJ_ERR_TRUNCATED, or the errors of a
+ *          mismatched closing bracket (FJ_ERR_EXPECTED_KEY for `[{],2]`,
+ *          FJ_ERR_EXPECTED_VALUE, FJ_ERR_EXPECTED_COMMA). */
 FJ_API fj_error fj_array_next(fj_array *a, fj_value *elem);
 
 /** The element at index `i` (0-based), counted from the iteration's current
@@ -498,7 +507,9 @@ FJ_API fj_error fj_value_get_object(const fj_value *v, fj_object *out);
  *          or a zeroed `*o`); FJ_ERR_EXPECTED_KEY;
  *          FJ_ERR_EXPECTED_COLON; FJ_ERR_EXPECTED_VALUE; FJ_ERR_EXPECTED_COMMA;
  *          FJ_ERR_TRUNCATED; FJ_ERR_TRAILING_CONTENT (as fj_array_next());
- *          FJ_ERR_OUT_OF_ORDER (as fj_array_next()); FJ_ERR_STALE_DOCUMENT. */
+ *          FJ_ERR_OUT_OF_ORDER (as fj_array_next()); FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_DEPTH and the bracket errors of passing over an unread
+ *          container value (as fj_array_next()). */
 FJ_API fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value);
 
 /** The next field with its key already read as fj_value_get_string() reads

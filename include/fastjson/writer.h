@@ -131,9 +131,12 @@ FJ_API void fj_writer_free(fj_writer *w);
  *  - FJ_ERR_INVALID_ARG: `w` is NULL, or a NULL pointer with a length > 0;
  *  (nothing is written and the state is unchanged after those), or
  *  - the sink's error (FJ_ERR_NOMEM for the buffer sink, FJ_ERR_IO for a
- *    stream, your callback's): the output is then incomplete and every later
- *    call that passes the checks above returns that error again (the checks
- *    come first: misuse is reported as misuse).
+ *    stream, your callback's), or FJ_ERR_NOMEM when the writer's own buffer
+ *    cannot grow for an event longer than 64 KiB (a pretty line deeper
+ *    than depth 4096 at indent 16; other sinks than the buffer sinks): the
+ *    output is then incomplete and every later call that passes the checks
+ *    above returns that error again (the checks come first: misuse is
+ *    reported as misuse).
  * Only the extra errors are listed with each function. */
 
 /** Begins an object `{`. Also FJ_ERR_DEPTH beyond max_depth. */
