@@ -508,10 +508,19 @@ static void array_syntax_errors(void **state) {
     fj_error err;
     size_t offset;
   } cases[] = {
-      {"[1,]", 1, FJ_ERR_EXPECTED_VALUE, 3},  {"[1 2]", 1, FJ_ERR_EXPECTED_COMMA, 3},
-      {"[1,2", 2, FJ_ERR_TRUNCATED, 4},       {"[,1]", 0, FJ_ERR_EXPECTED_VALUE, 1},
-      {"[1:2]", 1, FJ_ERR_EXPECTED_COMMA, 2}, {"[1,,2]", 1, FJ_ERR_EXPECTED_VALUE, 3},
-      {"[1}", 1, FJ_ERR_EXPECTED_COMMA, 2},   {"[", 0, FJ_ERR_TRUNCATED, 1},
+      {"[1,]", 1, FJ_ERR_EXPECTED_VALUE, 3},
+      {"[1 2]", 1, FJ_ERR_EXPECTED_COMMA, 3},
+      {"[1,2", 2, FJ_ERR_TRUNCATED, 4},
+      {"[,1]", 0, FJ_ERR_EXPECTED_VALUE, 1},
+      {"[1:2]", 1, FJ_ERR_EXPECTED_COMMA, 2},
+      {"[1,,2]", 1, FJ_ERR_EXPECTED_VALUE, 3},
+      {"[1}", 1, FJ_ERR_EXPECTED_COMMA, 2},
+      {"[", 0, FJ_ERR_TRUNCATED, 1},
+      /* an unread container element is skipped by bracket matching: a
+       * mismatched close is named as validation names it (fj_array_next) */
+      {"[{],2]", 1, FJ_ERR_EXPECTED_KEY, 2},
+      {"[[1,},2]", 1, FJ_ERR_EXPECTED_VALUE, 4},
+      {"[[1},2]", 1, FJ_ERR_EXPECTED_COMMA, 3},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     fj_value root = parse(f, cases[i].json), el;
