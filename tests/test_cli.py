@@ -304,7 +304,8 @@ class Cli(unittest.TestCase):
                 self.assertIn(b"here %d levels (see --max-depth)" % (n - 1), r.stderr, args)
         deep = b"[" * 1048576 + b"]" * 1048576
         self.assertEqual(run("--max-depth", "1048576", "validate", "-", stdin=deep).returncode, 0)
-        for bad in ("0", "1048577", "-5", "x", ""):
+        # digits only: strtoul alone took " 4" and "+4"
+        for bad in ("0", "1048577", "-5", "x", "", " 4", "+4", "4 "):
             r = run("--max-depth", bad, "validate", "-", stdin=b"[]")
             self.assertEqual(r.returncode, 2, bad)
             self.assertIn(b"--max-depth takes 1..1048576 (levels)", r.stderr, bad)
@@ -408,6 +409,14 @@ class Cli(unittest.TestCase):
         self.assertEqual(run("validate", "--bogus", "x").returncode, 2)
         self.assertEqual(run("stats", "--bogus", "x").returncode, 2)
         self.assertEqual(run("validate", "--", "-", stdin=b"[1]").returncode, 0)
+        # after "--", "--help" is a file name, not a request for help
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "--help"), "wb") as f:
+                f.write(b"[7, 8]")
+            r = subprocess.run([FASTJSON, "minify", "--", "--help"], cwd=d, capture_output=True)
+            self.assertEqual((r.returncode, r.stdout), (0, b"[7,8]\n"), r.stderr)
+            r = subprocess.run([FASTJSON, "validate", "--", "--help"], cwd=d, capture_output=True)
+            self.assertEqual((r.returncode, r.stdout), (0, b""), r.stderr)
         # a global option after the command is told to go before it
         for args in (("validate", "--ndjson", "--max-line", "1", "x"), ("get", "--max-depth=9"),
                      ("pretty", "--kernel", "scalar", "x")):
@@ -422,6 +431,8 @@ class Cli(unittest.TestCase):
         # --indent: 1..16, also as --indent=N; a missing value is a usage error
         self.assertEqual(run("pretty", "--indent", "0", "-", stdin=b"[1]").returncode, 2)
         self.assertEqual(run("pretty", "--indent", "-", stdin=b"[1]").returncode, 2)
+        for bad in (" 4", "+4", "4 ", "0x4"):
+            self.assertEqual(run("pretty", "--indent", bad, "-", stdin=b"[1]").returncode, 2, bad)
         r = run("pretty", "--indent=3", "-", stdin=b"[1]")
         self.assertEqual(r.stdout, b"[\n   1\n]\n")
         # a bad FASTJSON_KERNEL still lets --kernels list the names; --kernel wins

@@ -48,8 +48,9 @@ static const char *const usage_text =
     "  --help          print this help\n"
     "\n"
     "Errors are printed as FILE:LINE:COLUMN: message (NAME, byte OFFSET); columns\n"
-    "count code points. They are in colour when standard error is a terminal,\n"
-    "unless NO_COLOR is set or TERM is dumb.\n"
+    "count code points (with --ndjson, from the document's first byte when its\n"
+    "line began more than 256 bytes before it). They are in colour when standard\n"
+    "error is a terminal, unless NO_COLOR is set or TERM is dumb.\n"
     "\n"
     "Environment:\n"
     "  FASTJSON_KERNEL=NAME   as --kernel NAME\n"
@@ -168,6 +169,15 @@ static bool is_option(const char *arg, const char *name) {
  * argument, which *i then moves to): N in *out and 0, or the usage error's
  * exit code for a missing value or one outside 1..max (`unit` names N's in
  * the messages: "levels", "MiB"). */
+/* Whether s is a decimal number as the options take it: digits only (strtoul
+ * alone also takes leading space, '+' and '-'). */
+static bool plain_digits(const char *s) {
+  if (!*s) return false;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9') return false;
+  return true;
+}
+
 static int count_option(int argc, char **argv, int *i, const char *name, const char *unit,
                         unsigned long max, unsigned long *out) {
   const char *arg = argv[*i], *eq = strchr(arg, '=');
@@ -179,7 +189,7 @@ static int count_option(int argc, char **argv, int *i, const char *name, const c
   }
   char *end;
   unsigned long n = strtoul(value, &end, 10);
-  if (!*value || *end || *value == '-' || n < 1 || n > max) {
+  if (!plain_digits(value) || *end || n < 1 || n > max) {
     snprintf(msg, sizeof msg, "%s takes 1..%lu (%s)", name, max, unit);
     return usage_error(msg, value);
   }
@@ -518,7 +528,8 @@ static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
     if (value) {
       char *end;
       long n = strtol(value, &end, 10);
-      if (!*value || *end || n < 1 || n > 16) return usage_error("--indent takes 1..16", value);
+      if (!plain_digits(value) || *end || n < 1 || n > 16)
+        return usage_error("--indent takes 1..16", value);
       opt.indent = (uint32_t)n;
     } else if (options && strcmp(argv[i], "--") == 0) {
       options = false;
@@ -872,7 +883,7 @@ int main(int argc, char **argv) {
   }
   if (i >= argc) return usage_error("missing COMMAND", NULL);
   const char *cmd = argv[i++];
-  for (int k = i; k < argc; k++)
+  for (int k = i; k < argc && strcmp(argv[k], "--") != 0; k++) /* "--" ends the options */
     if (strcmp(argv[k], "--help") == 0)
       return print_help(cmd) ? stdout_status() : usage_error("unknown command", cmd);
   fj_parser *p;
