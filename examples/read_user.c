@@ -1,5 +1,6 @@
 /* The README's example as a program: prints the screen name of the first
- * status's user in a twitter.json-shaped file. Build: link libfastjson.
+ * status's user in a twitter.json-shaped file. Build: cc read_user.c -lfjson
+ * (pkg-config fastjson).
  * usage: read_user FILE */
 #include <fastjson.h>
 #include <stdio.h>

@@ -106,7 +106,9 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->doc = p->hot.cur = 0; /* older handles are stale from here on */
   p->hot.buf = json;
   p->hot.len = len;
-  p->read_end = len ? p->hot.buf + len : p->hot.buf; /* NULL + 0 is undefined in C */
+  /* NULL + 0 is undefined in C, and so is an offset past the address space
+   * (len = SIZE_MAX: refused as FJ_ERR_CAPACITY right after) */
+  p->read_end = len && len <= FJ_MAX_DOCUMENT_SIZE ? p->hot.buf + len : p->hot.buf;
   p->text_goes_on = false;
   p->hot.n = 0;
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
@@ -182,9 +184,9 @@ fj_error fj__parse_for_validation(fj_parser *p, const void *json, size_t len, fj
 fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uint32_t *n,
                                size_t *err_offset) {
   begin_document(p, buf, 0);
-  p->batch_read_end = buf + len;
   *n = 0;
-  if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY;
+  if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY; /* before buf + len: see above */
+  p->batch_read_end = buf + len;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
   fj__stage1_result res = {0, true, true, 0, NULL, NULL}; /* no block bytes for a batch */
   fj_error err = fj__kernel_active()->stage1(buf, len, p->hot.idx, &res);
