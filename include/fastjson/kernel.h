@@ -38,9 +38,13 @@ FJ_API bool fj_kernel_supported(size_t i);
 /** Name of the kernel in use, a static string. Thread-safe. */
 FJ_API const char *fj_kernel_active(void);
 
-/** Selects the kernel for all parsers of the process (parses already running
- *  finish with the old one). NULL, "" or "auto" selects the best supported
- *  one (so an empty FASTJSON_KERNEL variable means automatic).
+/** Selects the kernel for all parsers of the process, from their next
+ *  step on: a call running meanwhile (a parse, a number conversion, a
+ *  stream's next batch) may do its remaining steps with either kernel,
+ *  which give the same results. It also wins over the first use's choice
+ *  if that first use is deciding at the same time. NULL, "" or "auto"
+ *  selects the best supported one (so an empty FASTJSON_KERNEL variable
+ *  means automatic).
  *  @return FJ_OK; FJ_ERR_KERNEL if no compiled kernel has that name or this
  *          CPU cannot run it (the selection is then unchanged). Thread-safe. */
 FJ_API fj_error fj_kernel_select(const char *name);

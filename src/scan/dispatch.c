@@ -1,6 +1,7 @@
 /* Run-time choice of the stage-1 kernel: the best one the CPU supports, or
  * the one named by FASTJSON_KERNEL or fj_kernel_select(). The choice is one
- * atomic pointer; computing it twice in a race gives the same answer. A
+ * atomic pointer; the first use sets it only if nothing has yet (two first
+ * uses in a race compute the same answer). A
  * kernel's table also names the number conversion built for its CPU, which
  * number.c's entry points call (fj__kernel_now() in stage1.h). */
 #include <stdatomic.h>
@@ -82,8 +83,13 @@ const fj__kernel *fj__kernel_active(void) {
    * line tool reports the bad name (fj_kernel_select tells it). */
   k = find(getenv("FASTJSON_KERNEL"));
   if (!k) k = best();
-  atomic_store_explicit(&fj__active_kernel, k, memory_order_release);
-  return k;
+  /* only if still unset: a fj_kernel_select() that returned while this
+   * first use was deciding wins (a plain store here overwrote it) */
+  const fj__kernel *none = NULL;
+  if (atomic_compare_exchange_strong_explicit(&fj__active_kernel, &none, k, memory_order_acq_rel,
+                                              memory_order_acquire))
+    return k;
+  return none; /* the kernel that was stored first */
 }
 
 size_t fj_kernel_count(void) { return KERNEL_COUNT; }
