@@ -40,7 +40,9 @@ static void *first_use(void *seen) {
 }
 
 static void *select_scalar(void *ret) {
-  while (!atomic_load(&deciding))
+  /* at most 10 s: should the first use not come to ask, the select still
+   * happens, and the checks below still hold (without the race) */
+  for (int i = 0; i < 100000 && !atomic_load(&deciding); i++)
     usleep(100);
   *(fj_error *)ret = fj_kernel_select("scalar");
   atomic_store(&selected, true);
@@ -49,6 +51,10 @@ static void *select_scalar(void *ret) {
 
 static void select_during_first_use_wins(void **state) {
   (void)state;
+  /* with FASTJSON_KERNEL set (ctest's per-kernel runs, CI's NEON run),
+   * kernel_env.c has made the first use before main(): no race to make */
+  const char *env = getenv("FASTJSON_KERNEL");
+  if (env && *env) skip();
   atomic_store(&armed, true);
   const char *seen = NULL;
   fj_error ret = FJ_ERR_INVALID_ARG;
