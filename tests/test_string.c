@@ -400,6 +400,84 @@ static void copy_string(void **state) {
   EXPECT(fj_value_copy_string(&el[0], buf, sizeof buf, &n), FJ_ERR_WRONG_TYPE);
 }
 
+/* A counting allocator: bytes asked for since the last reset. */
+static size_t asked;
+static void *count_malloc(void *ctx, size_t n) {
+  (void)ctx;
+  asked += n;
+  return malloc(n);
+}
+static void *count_realloc(void *ctx, void *ptr, size_t old, size_t n) {
+  (void)ctx, (void)old;
+  asked += n;
+  return realloc(ptr, n);
+}
+static void count_free(void *ctx, void *ptr, size_t n) {
+  (void)ctx, (void)n;
+  free(ptr);
+}
+
+/* fj_value_copy_string() unescapes straight into the caller's buffer: no
+ * parser scratch of the string's size (a sizing call on a string of
+ * gigabytes cost as much again, found by a large-input trial), and a buffer
+ * of exactly the unescaped length plus the NUL, much shorter than the raw
+ * text, is not written past (ASan: the vector copy between escapes may
+ * write up to the raw length unless told the room). */
+static void copy_string_into_exact_room(void **state) {
+  (void)state;
+  enum { PLAIN = 40, TAIL = 2 };
+  /* "\u0041" + PLAIN x + TAIL times "\u0042": unescaped A, x..., B... */
+  size_t raw = 6 + PLAIN + 6 * TAIL, want = 1 + PLAIN + TAIL;
+  char *json = malloc(raw + 3), *expect = malloc(want);
+  assert_non_null(json);
+  assert_non_null(expect);
+  size_t k = 0;
+  json[k++] = '"';
+  memcpy(json + k, "\\u0041", 6), k += 6;
+  memset(json + k, 'x', PLAIN), k += PLAIN;
+  for (int i = 0; i < TAIL; i++)
+    memcpy(json + k, "\\u0042", 6), k += 6;
+  json[k++] = '"';
+  expect[0] = 'A';
+  memset(expect + 1, 'x', PLAIN);
+  memset(expect + 1 + PLAIN, 'B', TAIL);
+  fj_parser_options opts = {0};
+  fj_allocator al = {count_malloc, count_realloc, count_free, NULL};
+  opts.allocator = &al;
+  fj_parser *p;
+  OK(fj_parser_new(&p, &opts));
+  fj_value root;
+  OK(fj_parser_parse(p, json, k, &root));
+  size_t n = 0;
+  asked = 0;
+  EXPECT(fj_value_copy_string(&root, NULL, 0, &n), FJ_ERR_BUFFER_TOO_SMALL);
+  assert_int_equal(n, want + 1);
+  char *dst = malloc(want + 1);
+  assert_non_null(dst);
+  EXPECT(fj_value_copy_string(&root, dst, want, &n), FJ_ERR_BUFFER_TOO_SMALL);
+  OK(fj_value_copy_string(&root, dst, want + 1, &n));
+  assert_int_equal(asked, 0);
+  assert_int_equal(n, want);
+  assert_memory_equal(dst, expect, want);
+  assert_int_equal(dst[want], '\0');
+  /* the same bytes as fj_value_get_string() */
+  const char *s;
+  OK(fj_value_get_string(&root, &s, &n));
+  assert_int_equal(n, want);
+  assert_memory_equal(s, expect, want);
+  /* a bad escape: an error with its offset, and dst untouched */
+  memcpy(json + 1 + 6 + PLAIN + 6, "\\u00g2", 6);
+  OK(fj_parser_parse(p, json, k, &root));
+  memset(dst, 'Z', want + 1);
+  EXPECT(fj_value_copy_string(&root, dst, want + 1, &n), FJ_ERR_BAD_ESCAPE);
+  for (size_t i = 0; i <= want; i++)
+    assert_int_equal(dst[i], 'Z');
+  fj_parser_free(p);
+  free(dst);
+  free(expect);
+  free(json);
+}
+
 /* Many scratch strings stay valid together; copies and key lookups in
  * between must not reuse their memory. */
 static void strings_live_until_next_parse(void **state) {
@@ -1044,6 +1122,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test_setup_teardown(zero_copy, setup, teardown),
       cmocka_unit_test_setup_teardown(clean_window, setup, teardown),
       cmocka_unit_test_setup_teardown(copy_string, setup, teardown),
+      cmocka_unit_test(copy_string_into_exact_room),
       cmocka_unit_test_setup_teardown(strings_live_until_next_parse, setup, teardown),
       cmocka_unit_test_setup_teardown(escaped_keys, setup, teardown),
       cmocka_unit_test_setup_teardown(block_spans, setup, teardown),

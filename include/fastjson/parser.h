@@ -395,7 +395,9 @@ FJ_API fj_error fj_value_is_null(const fj_value *v, bool *out);
  *          FJ_ERR_OUT_OF_ORDER. */
 FJ_API fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *len);
 
-/** Unescapes a string into caller memory and NUL-terminates it.
+/** Unescapes a string into caller memory and NUL-terminates it. Uses no
+ *  parser memory: an escaped string is read twice, once to check and
+ *  measure it (all a sizing call does), once to copy it into `dst`.
  *  @param dst  `cap` bytes of caller memory; written only on FJ_OK (left
  *              untouched on FJ_ERR_BUFFER_TOO_SMALL and every other error).
  *              (NULL, 0) is a sizing call: it returns FJ_ERR_BUFFER_TOO_SMALL

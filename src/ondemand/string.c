@@ -283,11 +283,12 @@ static inline size_t find_backslash(const fj_parser *p, const uint8_t *s, size_t
 }
 
 /* Unescapes the n bytes at s (a string's contents, between its quotes; the
- * first backslash is at `first`) into dst, which has room for n bytes and
- * holds the `first` bytes before that backslash already; with dst NULL,
- * only checks the escapes. */
+ * first backslash is at `first`) into dst, which has `room` bytes (at least
+ * the unescaped length) and holds the `first` bytes before that backslash
+ * already; with dst NULL, only checks the escapes and measures. */
 static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n, size_t first,
-                                  uint8_t *dst, size_t *dst_len, const uint8_t **err_at) {
+                                  uint8_t *dst, size_t room, size_t *dst_len,
+                                  const uint8_t **err_at) {
   const uint8_t *end = s + n;
   size_t out = first;
   s += first;
@@ -300,10 +301,20 @@ static fj_error unescape_contents(const fj_parser *p, const uint8_t *s, size_t n
     if (s < end && *s == '\\') continue; /* escapes often come in runs */
     /* the stretch up to the next escape, copied while it is searched (one
      * pass, not a search and a memcpy call: most stretches in text are
-     * short). dst + out has room for the end - s bytes copy_plain may
-     * write: out never exceeds the input consumed. */
-    size_t k = dst ? p->copy_plain(dst + out, s, (size_t)(end - s))
-                   : find_backslash(p, s, (size_t)(end - s));
+     * short). copy_plain may write all end - s bytes at dst + out: with
+     * room for the raw length (out never exceeds the input consumed) it
+     * goes ahead; a tighter dst (fj_value_copy_string()) gets the exact
+     * copy. */
+    const size_t left = (size_t)(end - s);
+    size_t k;
+    if (!dst) {
+      k = find_backslash(p, s, left);
+    } else if (room - out >= left) {
+      k = p->copy_plain(dst + out, s, left);
+    } else {
+      k = find_backslash(p, s, left);
+      memcpy(dst + out, s, k);
+    }
     out += k;
     s += k;
   }
@@ -331,7 +342,7 @@ FJ_NOINLINE fj_error fj__read_string(fj_parser *p, uint32_t pos, const char **ou
     return FJ_OK;
   }
   const uint8_t *err_at;
-  fj_error err = unescape_contents(p, start + 1, n, first, dst, len, &err_at);
+  fj_error err = unescape_contents(p, start + 1, n, first, dst, n, len, &err_at);
   if (err) return fj__fail(p, err, (size_t)(err_at - p->hot.buf));
   *out = (const char *)dst;
   return FJ_OK;
@@ -342,7 +353,7 @@ fj_error fj__check_string(fj_parser *p, uint32_t pos) {
   size_t n = (size_t)(fj__string_close(p, pos) - start - 1), first, len;
   if ((first = find_backslash(p, start + 1, n)) == n) return FJ_OK;
   const uint8_t *err_at;
-  fj_error err = unescape_contents(p, start + 1, n, first, NULL, &len, &err_at);
+  fj_error err = unescape_contents(p, start + 1, n, first, NULL, 0, &len, &err_at);
   return err ? fj__fail(p, err, (size_t)(err_at - p->hot.buf)) : FJ_OK;
 }
 
@@ -357,22 +368,34 @@ fj_error(fj_value_get_string)(const fj_value *v, const char **s, size_t *len) {
   return err;
 }
 
+/* Straight into the caller's memory, never through parser scratch (a
+ * sizing call on a string of gigabytes cost as much scratch again): an
+ * escaped string is measured and checked by a pass that writes nothing,
+ * then unescaped into dst by a second one that cannot fail, so that dst is
+ * written only on success. */
 fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *len) {
   if (!v || !v->parser || !len || (!dst && cap)) return FJ_ERR_INVALID_ARG;
-  fj__arena_mark mark = fj__arena_save(v->parser);
-  const char *s;
-  size_t n;
-  fj_error err = fj_value_get_string(v, &s, &n);
+  fj_error err = fj__check_value(v);
   if (err) return err;
-  if (n + 1 > cap) {
-    *len = n + 1;
-    fj__arena_restore(v->parser, mark);
-    return fj__fail(v->parser, FJ_ERR_BUFFER_TOO_SMALL, fj_value_offset(v));
+  fj_parser *p = v->parser;
+  const uint8_t *start = p->hot.buf + p->hot.idx[v->pos];
+  if (*start != '"') return fj__fail(p, FJ_ERR_WRONG_TYPE, p->hot.idx[v->pos]);
+  const uint8_t *raw = start + 1;
+  const size_t n = (size_t)(fj__string_close(p, v->pos) - raw);
+  const size_t first = find_backslash(p, raw, n);
+  size_t out = n;
+  const uint8_t *err_at;
+  if (first < n && (err = unescape_contents(p, raw, n, first, NULL, 0, &out, &err_at)) != FJ_OK)
+    return fj__fail(p, err, (size_t)(err_at - p->hot.buf));
+  if (out + 1 > cap) {
+    *len = out + 1;
+    return fj__fail(p, FJ_ERR_BUFFER_TOO_SMALL, fj_value_offset(v));
   }
-  memcpy(dst, s, n);
-  dst[n] = '\0';
-  *len = n;
-  fj__arena_restore(v->parser, mark); /* the copy is the caller's; free the scratch */
+  memcpy(dst, raw, first);
+  if (first < n) /* checked above: cannot fail */
+    unescape_contents(p, raw, n, first, (uint8_t *)dst, cap, &out, &err_at);
+  dst[out] = '\0';
+  *len = out;
   return FJ_OK;
 }
 
@@ -389,7 +412,7 @@ fj_error fj__key_equals_escaped(fj_parser *p, const uint8_t *raw, size_t raw_len
   memcpy(dst, raw, first);
   size_t n;
   const uint8_t *err_at;
-  fj_error err = unescape_contents(p, raw, raw_len, first, dst, &n, &err_at);
+  fj_error err = unescape_contents(p, raw, raw_len, first, dst, raw_len, &n, &err_at);
   if (!err) *equal = n == key_len && memcmp(dst, key, n) == 0;
   fj__arena_restore(p, mark);
   return err ? fj__fail(p, err, (size_t)(err_at - p->hot.buf)) : FJ_OK;
