@@ -82,8 +82,10 @@ static const char *const command_help[][2] = {
      "A last line without its newline that leaves a string or bracket open may\n"
      "have been cut off: it is FJ_ERR_TRUNCATED (with its newline, an open string\n"
      "is FJ_ERR_UNCLOSED_STRING).\n"
-     "Pipes and standard input are read in chunks. On a terminal a progress bar is\n"
-     "drawn on standard error during long runs.\n"
+     "A regular file under 4 GiB is loaded whole (memory: its size); pipes,\n"
+     "standard input and larger files are read in chunks (memory: about the\n"
+     "longest line). On a terminal a progress bar is drawn on standard error\n"
+     "during long runs.\n"
      "Exit code: 3 if any FILE cannot be read, else 1 if any is invalid, else 0.\n"},
     {"minify", "usage: fastjson minify [--unvalidated] FILE\n"
                "Prints FILE with all whitespace outside strings removed; numbers and strings\n"
