@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "fastjson.h"
+#include "test_util.h"
 #include "fastjson/codec.h"
 
 #include "abc.h"
@@ -841,23 +842,6 @@ static void test_million_brackets(void **state) {
 
 /* ---- runtime pieces ----------------------------------------------------------------- */
 
-static size_t g_live;
-static void *count_malloc(void *ctx, size_t n) {
-  (void)ctx;
-  g_live += n;
-  return malloc(n);
-}
-static void *count_realloc(void *ctx, void *p, size_t o, size_t n) {
-  (void)ctx;
-  g_live += n - o;
-  return realloc(p, n);
-}
-static void count_free(void *ctx, void *p, size_t n) {
-  (void)ctx;
-  g_live -= n;
-  free(p);
-}
-
 /* The typed reads refuse a missing out-pointer and a zeroed handle. */
 static void test_decode_bad_arguments(void **state) {
   (void)state;
@@ -930,7 +914,8 @@ static void test_generated_null_arguments(void **state) {
  * a reset keeps one block for reuse. */
 static void test_arena(void **state) {
   (void)state;
-  fj_allocator al = {count_malloc, count_realloc, count_free, NULL};
+  fj_test_alloc_count count = {0, 0};
+  fj_allocator al = fj_test_counting_allocator(&count);
   fj_arena a;
   fj_arena_init(&a, &al);
   assert_int_equal(fj_arena_size(&a), 0);
@@ -942,7 +927,7 @@ static void test_arena(void **state) {
   }
   assert_non_null(fj_arena_alloc(&a, 1 << 20)); /* a large request gets its own block */
   assert_null(fj_arena_alloc(&a, SIZE_MAX));
-  assert_true(g_live > 0 && g_live == fj_arena_size(&a));
+  assert_true(count.live > 0 && count.live == fj_arena_size(&a));
   size_t len;
   char *json = payload("company", &len);
   Company c;
@@ -951,14 +936,14 @@ static void test_arena(void **state) {
   /* reset keeps the largest block (the 1 MiB one) and frees the others */
   fj_arena_reset(&a);
   size_t kept = fj_arena_size(&a);
-  assert_true(kept >= 1 << 20 && g_live == kept);
+  assert_true(kept >= 1 << 20 && count.live == kept);
   for (int round = 0; round < 3; round++) { /* warm: decoding again takes no new memory */
     OK(fj_read_Company(NULL, json, len, &a, 0, &c, &err));
     assert_int_equal(fj_arena_size(&a), kept);
     fj_arena_reset(&a);
   }
   fj_arena_free(&a);
-  assert_int_equal(g_live, 0);
+  assert_int_equal(count.live, 0);
   fj_arena_reset(&a); /* an empty arena, and NULL, are left alone */
   fj_arena_reset(NULL);
   assert_int_equal(fj_arena_size(&a), 0);

@@ -400,23 +400,6 @@ static void copy_string(void **state) {
   EXPECT(fj_value_copy_string(&el[0], buf, sizeof buf, &n), FJ_ERR_WRONG_TYPE);
 }
 
-/* A counting allocator: bytes asked for since the last reset. */
-static size_t asked;
-static void *count_malloc(void *ctx, size_t n) {
-  (void)ctx;
-  asked += n;
-  return malloc(n);
-}
-static void *count_realloc(void *ctx, void *ptr, size_t old, size_t n) {
-  (void)ctx, (void)old;
-  asked += n;
-  return realloc(ptr, n);
-}
-static void count_free(void *ctx, void *ptr, size_t n) {
-  (void)ctx, (void)n;
-  free(ptr);
-}
-
 /* fj_value_copy_string() unescapes straight into the caller's buffer: no
  * parser scratch of the string's size (a sizing call on a string of
  * gigabytes cost as much again, found by a large-input trial), and a buffer
@@ -442,21 +425,22 @@ static void copy_string_into_exact_room(void **state) {
   memset(expect + 1, 'x', PLAIN);
   memset(expect + 1 + PLAIN, 'B', TAIL);
   fj_parser_options opts = {0};
-  fj_allocator al = {count_malloc, count_realloc, count_free, NULL};
+  fj_test_alloc_count count = {0, 0};
+  fj_allocator al = fj_test_counting_allocator(&count);
   opts.allocator = &al;
   fj_parser *p;
   OK(fj_parser_new(&p, &opts));
   fj_value root;
   OK(fj_parser_parse(p, json, k, &root));
   size_t n = 0;
-  asked = 0;
+  const size_t asked = count.asked;
   EXPECT(fj_value_copy_string(&root, NULL, 0, &n), FJ_ERR_BUFFER_TOO_SMALL);
   assert_int_equal(n, want + 1);
   char *dst = malloc(want + 1);
   assert_non_null(dst);
   EXPECT(fj_value_copy_string(&root, dst, want, &n), FJ_ERR_BUFFER_TOO_SMALL);
   OK(fj_value_copy_string(&root, dst, want + 1, &n));
-  assert_int_equal(asked, 0);
+  assert_int_equal(count.asked, asked);
   assert_int_equal(n, want);
   assert_memory_equal(dst, expect, want);
   assert_int_equal(dst[want], '\0');

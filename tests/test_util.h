@@ -1,4 +1,5 @@
-/* Helpers shared by the test programs: reading files and listing folders. */
+/* Helpers shared by the test programs: reading files, listing folders, an
+ * allocator that counts. */
 #ifndef FJ_TEST_UTIL_H
 #define FJ_TEST_UTIL_H
 
@@ -7,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "fastjson.h"
 
 /* Reads a whole file into malloc'ed memory of exactly its size (so that
  * AddressSanitizer catches any read past the end). NULL if unreadable. */
@@ -63,6 +66,39 @@ static inline void fj_test_free_list(char **names, size_t count) {
   for (size_t i = 0; i < count; i++)
     free(names[i]);
   free(names);
+}
+
+/* A library allocator (fj_allocator) that counts, in the fj_test_alloc_count
+ * its ctx points to: bytes asked for (malloc sizes and realloc's new sizes,
+ * failed requests included) and bytes live. */
+typedef struct fj_test_alloc_count {
+  size_t asked, live;
+} fj_test_alloc_count;
+
+static inline void *fj_test_count_malloc(void *ctx, size_t n) {
+  fj_test_alloc_count *c = (fj_test_alloc_count *)ctx;
+  void *p = malloc(n);
+  c->asked += n;
+  if (p) c->live += n;
+  return p;
+}
+
+static inline void *fj_test_count_realloc(void *ctx, void *p, size_t old, size_t n) {
+  fj_test_alloc_count *c = (fj_test_alloc_count *)ctx;
+  void *q = realloc(p, n);
+  c->asked += n;
+  if (q) c->live += n - old;
+  return q;
+}
+
+static inline void fj_test_count_free(void *ctx, void *p, size_t n) {
+  ((fj_test_alloc_count *)ctx)->live -= n;
+  free(p);
+}
+
+static inline fj_allocator fj_test_counting_allocator(fj_test_alloc_count *c) {
+  fj_allocator a = {fj_test_count_malloc, fj_test_count_realloc, fj_test_count_free, c};
+  return a;
 }
 
 #endif
