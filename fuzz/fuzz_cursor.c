@@ -4,6 +4,7 @@
  * rewind, and stale handles from earlier steps; the rest is the document.
  * Errors are expected; crashes, sanitizer reports and hangs are not. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fastjson.h"
@@ -18,6 +19,29 @@ typedef struct frame {
 
 static const char *const keys[] = {"a", "b", "id", "user", "", "statuses", "x\"y", "\xc3\xa9"};
 
+/* fj_value_copy_string() against fj_value_get_string(): the same error
+ * (but NOMEM, which only the scratch copy can meet), else the sizing call's
+ * capacity and, into exactly that much heap memory (so that ASan sees a
+ * write past it), the same bytes and a NUL. */
+static void check_copy(const fj_value *v) {
+  const char *s;
+  size_t n, need = 0, got = 0;
+  const fj_error es = fj_value_get_string(v, &s, &n);
+  const fj_error ez = fj_value_copy_string(v, NULL, 0, &need);
+  if (es == FJ_ERR_NOMEM) return;
+  if (es != FJ_OK) {
+    if (ez != es) __builtin_trap();
+    return;
+  }
+  if (ez != FJ_ERR_BUFFER_TOO_SMALL || need != n + 1) __builtin_trap();
+  char *dst = malloc(need);
+  if (!dst) return;
+  if (fj_value_copy_string(v, dst, need, &got) != FJ_OK || got != n || memcmp(dst, s, n) != 0 ||
+      dst[n] != '\0')
+    __builtin_trap();
+  free(dst);
+}
+
 static void read_scalars(const fj_value *v) {
   int64_t i;
   uint64_t u;
@@ -31,8 +55,8 @@ static void read_scalars(const fj_value *v) {
   fj_value_get_double(v, &d);
   fj_value_get_bool(v, &b);
   fj_value_is_null(v, &b);
-  fj_value_get_string(v, &s, &n);
   fj_value_copy_string(v, buf, sizeof buf, &n);
+  check_copy(v);
   fj_value_get_raw(v, &s, &n);
 }
 
