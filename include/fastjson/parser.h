@@ -400,6 +400,8 @@ FJ_API fj_error fj_value_get_string(const fj_value *v, const char **s, size_t *l
  *  measure it (all a sizing call does), once to copy it into `dst`.
  *  @param dst  `cap` bytes of caller memory; written only on FJ_OK (left
  *              untouched on FJ_ERR_BUFFER_TOO_SMALL and every other error).
+ *              On FJ_OK the bytes after the NUL, up to `cap`, may have been
+ *              overwritten too (the vector copy stores whole blocks).
  *              (NULL, 0) is a sizing call: it returns FJ_ERR_BUFFER_TOO_SMALL
  *              with the capacity needed in *len.
  *  @param len  receives the string's length in bytes without the NUL; on
