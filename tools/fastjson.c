@@ -189,9 +189,8 @@ static int count_option(int argc, char **argv, int *i, const char *name, const c
     snprintf(msg, sizeof msg, "%s needs a number of %s", name, unit);
     return usage_error(msg, NULL);
   }
-  char *end;
-  unsigned long n = strtoul(value, &end, 10);
-  if (!plain_digits(value) || *end || n < 1 || n > max) {
+  unsigned long n = strtoul(value, NULL, 10); /* ULONG_MAX if too long: refused */
+  if (!plain_digits(value) || n < 1 || n > max) {
     snprintf(msg, sizeof msg, "%s takes 1..%lu (%s)", name, max, unit);
     return usage_error(msg, value);
   }
@@ -528,9 +527,8 @@ static int cmd_text(fj_parser *p, int argc, char **argv, bool pretty) {
       value = argv[++i];
     }
     if (value) {
-      char *end;
-      long n = strtol(value, &end, 10);
-      if (!plain_digits(value) || *end || n < 1 || n > 16)
+      long n = strtol(value, NULL, 10); /* LONG_MAX if too long: refused */
+      if (!plain_digits(value) || n < 1 || n > 16)
         return usage_error("--indent takes 1..16", value);
       opt.indent = (uint32_t)n;
     } else if (options && strcmp(argv[i], "--") == 0) {

@@ -273,8 +273,8 @@ static inline const uint8_t *fj__string_close(const fj_parser *p, uint32_t pos) 
   return q;
 }
 
-/* The raw bytes of the key string at structural `pos`, between its quotes,
- * found from the ':' that follows it. */
+/* The raw bytes of the string at structural `pos` (a key or a value),
+ * between its quotes, its end found by fj__string_close(). */
 static inline void fj__raw_key(const fj_parser *p, uint32_t pos, const uint8_t **s, size_t *len) {
   const uint8_t *open = p->hot.buf + p->hot.idx[pos], *close = fj__string_close(p, pos);
   *s = open + 1;

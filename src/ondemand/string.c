@@ -378,10 +378,10 @@ fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, size_t *
   fj_error err = fj__check_value(v);
   if (err) return err;
   fj_parser *p = v->parser;
-  const uint8_t *start = p->hot.buf + p->hot.idx[v->pos];
-  if (*start != '"') return fj__fail(p, FJ_ERR_WRONG_TYPE, p->hot.idx[v->pos]);
-  const uint8_t *raw = start + 1;
-  const size_t n = (size_t)(fj__string_close(p, v->pos) - raw);
+  if (fj__char(p, v->pos) != '"') return fj__fail(p, FJ_ERR_WRONG_TYPE, p->hot.idx[v->pos]);
+  const uint8_t *raw;
+  size_t n;
+  fj__raw_key(p, v->pos, &raw, &n); /* a string value's contents, as a key's */
   const size_t first = find_backslash(p, raw, n);
   size_t out = n;
   const uint8_t *err_at;

@@ -141,17 +141,6 @@ static fj_error fail_at(fj_parser *p, fj_error e, uint32_t pos) {
   return fj__fail(p, pos >= p->hot.n ? FJ_ERR_TRUNCATED : e, fj__offset(p, pos));
 }
 
-/* Stage 1 refused the byte at x (its first error: invalid UTF-8, a control
- * character, a bad escape letter, an unclosed string), but the document may
- * go wrong earlier in a way only the structure shows (`{"a":1}}` before a
- * bad escape on the next line). Stage 1 indexed the whole input all the
- * same, and the structurals before x are right, so they are validated as a
- * document that is cut short where the last whole token before x ends. A
- * string last before x that does not close before it reaches past it, so
- * the cut comes before it, and the string only counts as "something is
- * there": an error if the structure wanted no value or key there. An error
- * in front of the cut is the first in the document; reaching the cut is
- * none (that looks like a truncated document), and stage 1's stands. */
 /* Whether the string opened at byte `open` closes before byte x (its
  * escapes followed: a backslash takes the next byte). */
 static bool closes_before(const uint8_t *buf, size_t open, size_t x) {
@@ -164,6 +153,17 @@ static bool closes_before(const uint8_t *buf, size_t open, size_t x) {
   return false;
 }
 
+/* Stage 1 refused the byte at x (its first error: invalid UTF-8, a control
+ * character, a bad escape letter, an unclosed string), but the document may
+ * go wrong earlier in a way only the structure shows (`{"a":1}}` before a
+ * bad escape on the next line). Stage 1 indexed the whole input all the
+ * same, and the structurals before x are right, so they are validated as a
+ * document that is cut short where the last whole token before x ends. A
+ * string last before x that does not close before it reaches past it, so
+ * the cut comes before it, and the string only counts as "something is
+ * there": an error if the structure wanted no value or key there. An error
+ * in front of the cut is the first in the document; reaching the cut is
+ * none (that looks like a truncated document), and stage 1's stands. */
 fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
   const uint32_t n = p->hot.n;
   const size_t len = p->hot.len;
