@@ -15,9 +15,13 @@
 //       key in alphabetical order: every lookup is out of order and wraps
 //       around (fj_object_find vs simdjson's obj["key"]).
 // Each benchmark computes a checksum of what it read (the sum of the numbers,
-// the string lengths and bytes, the value counts); before timing, the
-// checksums of the libraries must agree, so a library that skips work or
-// reads wrong values stops the program instead of reporting a speed.
+// the string lengths and sampled bytes, the value counts). Before the first
+// row of an input is timed, fastjson and simdjson both read it twice: with
+// that checksum, and with an exact one that also hashes every number's value
+// (its bits) and every byte of every string, in order. Both pairs must
+// agree, whichever rows a filter keeps, so a library that skips work or
+// reads a wrong value stops the program instead of reporting a speed. Each
+// row then checks its own first result against them.
 // Bytes per second are the document's size.
 //
 // simdjson is used as a distribution build sees it: its stage 1 dispatches
@@ -49,11 +53,16 @@ struct checksum {
   double num = 0;
   uint64_t ints = 0, doubles = 0, strings = 0, string_bytes = 0, byte_sum = 0, literals = 0,
            containers = 0;
+  void int64(int64_t i) { ints++, num += double(i); }
+  void uint64(uint64_t u) { doubles++, num += double(u); } // counted as doubles by both
+  void dbl(double d) { doubles++, num += d; }
   void string(const char *s, size_t n) {
     strings++;
     string_bytes += n;
     if (n) byte_sum += uint8_t(s[0]) + 3u * uint8_t(s[n - 1]) + 7u * uint8_t(s[n / 2]);
   }
+  void literal(unsigned weight) { literals += weight; }
+  void container() { containers++; }
   bool operator==(const checksum &o) const {
     return std::memcmp(&num, &o.num, sizeof num) == 0 && ints == o.ints && doubles == o.doubles &&
            strings == o.strings && string_bytes == o.string_bytes && byte_sum == o.byte_sum &&
@@ -72,29 +81,41 @@ struct checksum {
   }
 };
 
-std::string visit_task(bool doubles) { return doubles ? "visit_double/" : "visit/"; }
-
-// The first library's checksum per benchmark input; the others must match.
-std::map<std::string, checksum> &reference() {
-  static std::map<std::string, checksum> r;
-  return r;
-}
-
-void check(const std::string &input, const char *lib, const checksum &c) {
-  auto it = reference().find(input);
-  if (it == reference().end()) {
-    reference()[input] = c;
-    return;
+// The checksum plus a hash of everything read, in order: each number's kind
+// and exact value, each string's every byte. Computed before timing only.
+struct exact_checksum : checksum {
+  uint64_t hash = 0xcbf29ce484222325u;
+  void mix(uint64_t x) { hash = (hash ^ x) * 0x100000001b3u; }
+  void int64(int64_t i) { checksum::int64(i), mix(1), mix(uint64_t(i)); }
+  void uint64(uint64_t u) { checksum::uint64(u), mix(2), mix(u); }
+  void dbl(double d) {
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    checksum::dbl(d), mix(3), mix(bits);
   }
-  if (!(it->second == c))
-    fjbench::fail(std::string(lib) + " reads " + input + " differently:\n  " + c.str() +
-                  "\n  reference: " + it->second.str());
-}
+  void string(const char *s, size_t n) {
+    checksum::string(s, n), mix(4), mix(n);
+    for (size_t i = 0; i < n; i++)
+      mix(uint8_t(s[i]));
+  }
+  void literal(unsigned weight) { checksum::literal(weight), mix(5), mix(weight); }
+  void container() { checksum::container(), mix(6); }
+  bool operator==(const exact_checksum &o) const {
+    return checksum::operator==(o) && hash == o.hash;
+  }
+  std::string str() const {
+    char b[32];
+    std::snprintf(b, sizeof b, " hash=%016llx", (unsigned long long)hash);
+    return checksum::str() + b;
+  }
+};
+
+std::string visit_task(bool doubles) { return doubles ? "visit_double/" : "visit/"; }
 
 // ---- fastjson --------------------------------------------------------------
 
 // Doubles: every number read as a double (visit_double/), else as its kind.
-template <bool Doubles> bool fj_visit(const fj_value *v, checksum &c) {
+template <bool Doubles, class C> bool fj_visit(const fj_value *v, C &c) {
   // the type the handle carries (inline, as simdjson's type() is); the
   // getters below check the handle
   switch (fj_value_type(v)) {
@@ -103,9 +124,9 @@ template <bool Doubles> bool fj_visit(const fj_value *v, checksum &c) {
     fj_value e;
     fj_error err;
     if (fj_value_get_array(v, &a)) return false;
-    c.containers++;
+    c.container();
     while ((err = fj_array_next(&a, &e)) == FJ_OK)
-      if (!fj_visit<Doubles>(&e, c)) return false;
+      if (!fj_visit<Doubles, C>(&e, c)) return false;
     return err == FJ_END;
   }
   case FJ_TYPE_OBJECT: {
@@ -115,11 +136,11 @@ template <bool Doubles> bool fj_visit(const fj_value *v, checksum &c) {
     const char *s;
     size_t n;
     if (fj_value_get_object(v, &o)) return false;
-    c.containers++;
+    c.container();
     // the key unescaped as it is stepped over (simdjson: unescaped_key())
     while ((err = fj_object_next_key(&o, &s, &n, &e)) == FJ_OK) {
       c.string(s, n);
-      if (!fj_visit<Doubles>(&e, c)) return false;
+      if (!fj_visit<Doubles, C>(&e, c)) return false;
     }
     return err == FJ_END;
   }
@@ -127,15 +148,15 @@ template <bool Doubles> bool fj_visit(const fj_value *v, checksum &c) {
     if (Doubles) {
       double d;
       if (fj_value_get_double(v, &d)) return false;
-      c.doubles++, c.num += d;
+      c.dbl(d);
       return true;
     }
     fj_number num;
     if (fj_value_get_number(v, &num)) return false;
     switch (num.kind) {
-    case FJ_NUMBER_INT64: c.ints++, c.num += double(num.i); break;
-    case FJ_NUMBER_UINT64: c.doubles++, c.num += double(num.u); break;
-    default: c.doubles++, c.num += num.d; break;
+    case FJ_NUMBER_INT64: c.int64(num.i); break;
+    case FJ_NUMBER_UINT64: c.uint64(num.u); break;
+    default: c.dbl(num.d); break;
     }
     return true;
   }
@@ -149,13 +170,13 @@ template <bool Doubles> bool fj_visit(const fj_value *v, checksum &c) {
   case FJ_TYPE_BOOL: {
     bool b;
     if (fj_value_get_bool(v, &b)) return false;
-    c.literals += b ? 2 : 1;
+    c.literal(b ? 2 : 1);
     return true;
   }
   case FJ_TYPE_NULL: {
     bool b;
     if (fj_value_is_null(v, &b) || !b) return false;
-    c.literals += 4;
+    c.literal(4);
     return true;
   }
   }
@@ -170,28 +191,18 @@ struct fj_parser_holder {
   ~fj_parser_holder() { fj_parser_free(p); }
 };
 
-template <bool Doubles>
-checksum fj_visit_doc(fj_parser *p, const std::string &json, const std::string &name) {
-  checksum c;
+template <bool Doubles, class C = checksum>
+C fj_visit_doc(fj_parser *p, const std::string &json, const std::string &name) {
+  C c;
   fj_value root;
-  if (fj_parser_parse(p, json.data(), json.size(), &root) || !fj_visit<Doubles>(&root, c))
+  if (fj_parser_parse(p, json.data(), json.size(), &root) || !fj_visit<Doubles, C>(&root, c))
     fjbench::fail("fastjson cannot walk " + name);
   return c;
 }
 
-template <bool Doubles> void fastjson_visit(benchmark::State &state, const fjbench::file *f) {
-  fj_parser_holder h;
-  check(visit_task(Doubles) + f->name, "fastjson", fj_visit_doc<Doubles>(h.p, f->data, f->name));
-  for (auto _ : state) {
-    checksum c = fj_visit_doc<Doubles>(h.p, f->data, f->name);
-    benchmark::DoNotOptimize(c);
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
-}
-
 // query/twitter.json
-checksum fj_query_twitter(fj_parser *p, const std::string &json) {
-  checksum c;
+template <class C = checksum> C fj_query_twitter(fj_parser *p, const std::string &json) {
+  C c;
   fj_value root, statuses, tweet, v, user;
   fj_object o, t, u;
   fj_array a;
@@ -206,17 +217,17 @@ checksum fj_query_twitter(fj_parser *p, const std::string &json) {
     if (fj_value_get_object(&tweet, &t) || fj_object_find(&t, "id", &v) ||
         fj_value_get_int64(&v, &i))
       fjbench::fail("fastjson: tweet id");
-    c.ints++, c.num += double(i);
+    c.int64(i);
     if (fj_object_find(&t, "user", &user) || fj_value_get_object(&user, &u) ||
         fj_object_find(&u, "id", &v) || fj_value_get_int64(&v, &i))
       fjbench::fail("fastjson: user id");
-    c.ints++, c.num += double(i);
+    c.int64(i);
     if (fj_object_find(&u, "screen_name", &v) || fj_value_get_string(&v, &s, &n))
       fjbench::fail("fastjson: screen_name");
     c.string(s, n);
     if (fj_object_find(&t, "retweet_count", &v) || fj_value_get_int64(&v, &i))
       fjbench::fail("fastjson: retweet_count");
-    c.ints++, c.num += double(i);
+    c.int64(i);
   }
   if (err != FJ_END) fjbench::fail("fastjson: statuses");
   return c;
@@ -242,8 +253,8 @@ const std::string &abc_document() {
 const char *const abc_keys[26] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m",
                                   "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z"};
 
-checksum fj_query_abc(fj_parser *p, const std::string &json) {
-  checksum c;
+template <class C = checksum> C fj_query_abc(fj_parser *p, const std::string &json) {
+  C c;
   fj_value root, v;
   fj_object o;
   if (fj_parser_parse(p, json.data(), json.size(), &root) || fj_value_get_object(&root, &o))
@@ -253,7 +264,7 @@ checksum fj_query_abc(fj_parser *p, const std::string &json) {
     if (k % 2 == 0) {
       int64_t i;
       if (fj_value_get_int64(&v, &i)) fjbench::fail("fastjson: abc int");
-      c.ints++, c.num += double(i);
+      c.int64(i);
     } else {
       const char *s;
       size_t n;
@@ -264,69 +275,58 @@ checksum fj_query_abc(fj_parser *p, const std::string &json) {
   return c;
 }
 
-template <checksum (*Query)(fj_parser *, const std::string &)>
-void fastjson_query(benchmark::State &state, const std::string *json, std::string input) {
-  fj_parser_holder h;
-  check("query/" + input, "fastjson", Query(h.p, *json));
-  for (auto _ : state) {
-    checksum c = Query(h.p, *json);
-    benchmark::DoNotOptimize(c);
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(json->size()));
-}
-
 // ---- simdjson On-Demand -------------------------------------------------------
 #ifdef FJ_BENCH_SIMDJSON
 namespace od = simdjson::ondemand;
 
-template <bool Doubles> bool sj_visit(od::value v, checksum &c);
+template <bool Doubles, class C> bool sj_visit(od::value v, C &c);
 
-template <bool Doubles> bool sj_visit_array(od::array a, checksum &c) {
-  c.containers++;
+template <bool Doubles, class C> bool sj_visit_array(od::array a, C &c) {
+  c.container();
   for (auto e : a) {
     od::value v;
-    if (std::move(e).get(v) || !sj_visit<Doubles>(v, c)) return false;
+    if (std::move(e).get(v) || !sj_visit<Doubles, C>(v, c)) return false;
   }
   return true;
 }
 
-template <bool Doubles> bool sj_visit_object(od::object o, checksum &c) {
-  c.containers++;
+template <bool Doubles, class C> bool sj_visit_object(od::object o, C &c) {
+  c.container();
   for (auto f : o) { // auto, not const auto &: get() consumes the result
     od::field fld;
     std::string_view k;
     if (std::move(f).get(fld) || fld.unescaped_key().get(k)) return false;
     c.string(k.data(), k.size());
-    if (!sj_visit<Doubles>(fld.value(), c)) return false;
+    if (!sj_visit<Doubles, C>(fld.value(), c)) return false;
   }
   return true;
 }
 
-template <bool Doubles> bool sj_visit(od::value v, checksum &c) {
+template <bool Doubles, class C> bool sj_visit(od::value v, C &c) {
   od::json_type t;
   if (v.type().get(t)) return false;
   switch (t) {
   case od::json_type::array: {
     od::array a;
-    return !v.get_array().get(a) && sj_visit_array<Doubles>(a, c);
+    return !v.get_array().get(a) && sj_visit_array<Doubles, C>(a, c);
   }
   case od::json_type::object: {
     od::object o;
-    return !v.get_object().get(o) && sj_visit_object<Doubles>(o, c);
+    return !v.get_object().get(o) && sj_visit_object<Doubles, C>(o, c);
   }
   case od::json_type::number: {
     if (Doubles) {
       double d;
       if (v.get_double().get(d)) return false;
-      c.doubles++, c.num += d;
+      c.dbl(d);
       return true;
     }
     od::number n;
     if (v.get_number().get(n)) return false;
     switch (n.get_number_type()) {
-    case od::number_type::signed_integer: c.ints++, c.num += double(n.get_int64()); break;
-    case od::number_type::unsigned_integer: c.doubles++, c.num += double(n.get_uint64()); break;
-    default: c.doubles++, c.num += n.get_double(); break;
+    case od::number_type::signed_integer: c.int64(n.get_int64()); break;
+    case od::number_type::unsigned_integer: c.uint64(n.get_uint64()); break;
+    default: c.dbl(n.get_double()); break;
     }
     return true;
   }
@@ -339,43 +339,32 @@ template <bool Doubles> bool sj_visit(od::value v, checksum &c) {
   case od::json_type::boolean: {
     bool b;
     if (v.get_bool().get(b)) return false;
-    c.literals += b ? 2 : 1;
+    c.literal(b ? 2 : 1);
     return true;
   }
   case od::json_type::null: {
     bool b;
     if (v.is_null().get(b) || !b) return false;
-    c.literals += 4;
+    c.literal(4);
     return true;
   }
   }
   return false;
 }
 
-template <bool Doubles>
-checksum sj_visit_doc(od::parser &parser, const simdjson::padded_string &json,
-                      const std::string &name) {
-  checksum c;
+template <bool Doubles, class C = checksum>
+C sj_visit_doc(od::parser &parser, const simdjson::padded_string &json, const std::string &name) {
+  C c;
   od::document doc;
   od::value root;
-  if (parser.iterate(json).get(doc) || doc.get_value().get(root) || !sj_visit<Doubles>(root, c))
+  if (parser.iterate(json).get(doc) || doc.get_value().get(root) || !sj_visit<Doubles, C>(root, c))
     fjbench::fail("simdjson cannot walk " + name);
   return c;
 }
 
-template <bool Doubles> void simdjson_visit(benchmark::State &state, const fjbench::file *f) {
-  simdjson::padded_string json(f->data);
-  od::parser parser;
-  check(visit_task(Doubles) + f->name, "simdjson", sj_visit_doc<Doubles>(parser, json, f->name));
-  for (auto _ : state) {
-    checksum c = sj_visit_doc<Doubles>(parser, json, f->name);
-    benchmark::DoNotOptimize(c);
-  }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
-}
-
-checksum sj_query_twitter(od::parser &parser, const simdjson::padded_string &json) {
-  checksum c;
+template <class C = checksum>
+C sj_query_twitter(od::parser &parser, const simdjson::padded_string &json) {
+  C c;
   od::document doc;
   od::array statuses;
   if (parser.iterate(json).get(doc) || doc["statuses"].get_array().get(statuses))
@@ -385,20 +374,21 @@ checksum sj_query_twitter(od::parser &parser, const simdjson::padded_string &jso
     int64_t i;
     std::string_view s;
     if (e.get_object().get(t) || t["id"].get_int64().get(i)) fjbench::fail("simdjson: tweet id");
-    c.ints++, c.num += double(i);
+    c.int64(i);
     if (t["user"].get_object().get(u) || u["id"].get_int64().get(i))
       fjbench::fail("simdjson: user id");
-    c.ints++, c.num += double(i);
+    c.int64(i);
     if (u["screen_name"].get_string().get(s)) fjbench::fail("simdjson: screen_name");
     c.string(s.data(), s.size());
     if (t["retweet_count"].get_int64().get(i)) fjbench::fail("simdjson: retweet_count");
-    c.ints++, c.num += double(i);
+    c.int64(i);
   }
   return c;
 }
 
-checksum sj_query_abc(od::parser &parser, const simdjson::padded_string &json) {
-  checksum c;
+template <class C = checksum>
+C sj_query_abc(od::parser &parser, const simdjson::padded_string &json) {
+  C c;
   od::document doc;
   od::object o;
   if (parser.iterate(json).get(doc) || doc.get_object().get(o)) fjbench::fail("simdjson: abc");
@@ -406,7 +396,7 @@ checksum sj_query_abc(od::parser &parser, const simdjson::padded_string &json) {
     if (k % 2 == 0) {
       int64_t i;
       if (o[abc_keys[k]].get_int64().get(i)) fjbench::fail("simdjson: abc int");
-      c.ints++, c.num += double(i);
+      c.int64(i);
     } else {
       std::string_view s;
       if (o[abc_keys[k]].get_string().get(s)) fjbench::fail("simdjson: abc string");
@@ -416,13 +406,149 @@ checksum sj_query_abc(od::parser &parser, const simdjson::padded_string &json) {
   return c;
 }
 
-template <checksum (*Query)(od::parser &, const simdjson::padded_string &)>
+#endif
+
+// ---- the rows -----------------------------------------------------------------
+
+// A task on one input for both libraries: the cheap and the exact checksum
+// of each (fastjson's and simdjson's read of the same document).
+struct reads {
+  checksum cheap;
+  exact_checksum exact;
+};
+
+// The checksum every row of `input` must compute, after fastjson's and
+// simdjson's reads of it (fj(), sj(): their reads) were found to agree;
+// once per input, by whichever of its rows runs first.
+template <class FJ, class SJ>
+const checksum &reference(const std::string &input, FJ fj, [[maybe_unused]] SJ sj) {
+  static std::map<std::string, checksum> known;
+  auto it = known.find(input);
+  if (it != known.end()) return it->second;
+  reads a = fj();
+#ifdef FJ_BENCH_SIMDJSON
+  reads b = sj();
+  if (!(a.cheap == b.cheap) || !(a.exact == b.exact))
+    fjbench::fail("fastjson and simdjson read " + input + " differently:\n  fastjson: " +
+                  a.exact.str() + "\n  simdjson: " + b.exact.str() +
+                  "\n  (timed checksums: " + a.cheap.str() + " / " + b.cheap.str() + ")");
+#endif
+  return known[input] = a.cheap;
+}
+
+void expect(const char *lib, const std::string &input, const checksum &want, const checksum &got) {
+  if (!(want == got))
+    fjbench::fail(std::string(lib) + " reads " + input + " differently in its benchmark:\n  " +
+                  got.str() + "\n  reference: " + want.str());
+}
+
+template <bool Doubles> const checksum &visit_reference(const fjbench::file *f) {
+  auto fj = [f] {
+    fj_parser_holder h;
+    return reads{fj_visit_doc<Doubles>(h.p, f->data, f->name),
+                 fj_visit_doc<Doubles, exact_checksum>(h.p, f->data, f->name)};
+  };
+#ifdef FJ_BENCH_SIMDJSON
+  auto sj = [f] {
+    simdjson::padded_string json(f->data);
+    od::parser parser;
+    return reads{sj_visit_doc<Doubles>(parser, json, f->name),
+                 sj_visit_doc<Doubles, exact_checksum>(parser, json, f->name)};
+  };
+#else
+  auto sj = [] { return reads{}; };
+#endif
+  return reference(visit_task(Doubles) + f->name, fj, sj);
+}
+
+template <bool Doubles> void fastjson_visit(benchmark::State &state, const fjbench::file *f) {
+  const checksum &want = visit_reference<Doubles>(f);
+  fj_parser_holder h;
+  expect("fastjson", visit_task(Doubles) + f->name, want,
+         fj_visit_doc<Doubles>(h.p, f->data, f->name));
+  for (auto _ : state) {
+    checksum c = fj_visit_doc<Doubles>(h.p, f->data, f->name);
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+}
+
+// The queries: fastjson's and simdjson's functions for one document.
+struct twitter_query {
+  template <class C> static C fastjson(fj_parser *p, const std::string &json) {
+    return fj_query_twitter<C>(p, json);
+  }
+#ifdef FJ_BENCH_SIMDJSON
+  template <class C> static C simdjson(od::parser &parser, const simdjson::padded_string &json) {
+    return sj_query_twitter<C>(parser, json);
+  }
+#endif
+};
+
+struct abc_query {
+  template <class C> static C fastjson(fj_parser *p, const std::string &json) {
+    return fj_query_abc<C>(p, json);
+  }
+#ifdef FJ_BENCH_SIMDJSON
+  template <class C> static C simdjson(od::parser &parser, const simdjson::padded_string &json) {
+    return sj_query_abc<C>(parser, json);
+  }
+#endif
+};
+
+template <class Q> const checksum &query_reference(const std::string *json, const std::string &input) {
+  auto fj = [json] {
+    fj_parser_holder h;
+    return reads{Q::template fastjson<checksum>(h.p, *json),
+                 Q::template fastjson<exact_checksum>(h.p, *json)};
+  };
+#ifdef FJ_BENCH_SIMDJSON
+  auto sj = [json] {
+    simdjson::padded_string padded(*json);
+    od::parser parser;
+    return reads{Q::template simdjson<checksum>(parser, padded),
+                 Q::template simdjson<exact_checksum>(parser, padded)};
+  };
+#else
+  auto sj = [] { return reads{}; };
+#endif
+  return reference("query/" + input, fj, sj);
+}
+
+template <class Q>
+void fastjson_query(benchmark::State &state, const std::string *json, std::string input) {
+  const checksum &want = query_reference<Q>(json, input);
+  fj_parser_holder h;
+  expect("fastjson", "query/" + input, want, Q::template fastjson<checksum>(h.p, *json));
+  for (auto _ : state) {
+    checksum c = Q::template fastjson<checksum>(h.p, *json);
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(json->size()));
+}
+
+#ifdef FJ_BENCH_SIMDJSON
+template <bool Doubles> void simdjson_visit(benchmark::State &state, const fjbench::file *f) {
+  const checksum &want = visit_reference<Doubles>(f);
+  simdjson::padded_string json(f->data);
+  od::parser parser;
+  expect("simdjson", visit_task(Doubles) + f->name, want,
+         sj_visit_doc<Doubles>(parser, json, f->name));
+  for (auto _ : state) {
+    checksum c = sj_visit_doc<Doubles>(parser, json, f->name);
+    benchmark::DoNotOptimize(c);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
+}
+
+template <class Q>
 void simdjson_query(benchmark::State &state, const std::string *json, std::string input) {
+  const checksum &want = query_reference<Q>(json, input);
   simdjson::padded_string padded(*json);
   od::parser parser;
-  check("query/" + input, "simdjson", Query(parser, padded));
+  expect("simdjson", "query/" + input, want, Q::template simdjson<checksum>(parser, padded));
   for (auto _ : state) {
-    checksum c = Query(parser, padded);
+    checksum c = Q::template simdjson<checksum>(parser, padded);
     benchmark::DoNotOptimize(c);
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(json->size()));
@@ -449,17 +575,17 @@ void register_ondemand() {
   }
   for (const auto &f : fjbench::corpus()) {
     if (f.name != "twitter.json") continue;
-    benchmark::RegisterBenchmark("query/fastjson/twitter.json", fastjson_query<fj_query_twitter>,
+    benchmark::RegisterBenchmark("query/fastjson/twitter.json", fastjson_query<twitter_query>,
                                  &f.data, f.name);
 #ifdef FJ_BENCH_SIMDJSON
-    benchmark::RegisterBenchmark("query/simdjson/twitter.json", simdjson_query<sj_query_twitter>,
+    benchmark::RegisterBenchmark("query/simdjson/twitter.json", simdjson_query<twitter_query>,
                                  &f.data, f.name);
 #endif
   }
-  benchmark::RegisterBenchmark("query/fastjson/abc", fastjson_query<fj_query_abc>, &abc_document(),
+  benchmark::RegisterBenchmark("query/fastjson/abc", fastjson_query<abc_query>, &abc_document(),
                                "abc");
 #ifdef FJ_BENCH_SIMDJSON
-  benchmark::RegisterBenchmark("query/simdjson/abc", simdjson_query<sj_query_abc>, &abc_document(),
+  benchmark::RegisterBenchmark("query/simdjson/abc", simdjson_query<abc_query>, &abc_document(),
                                "abc");
 #endif
 }

@@ -23,8 +23,11 @@
 // must give the recorded events again: the same keys and strings, integers,
 // and doubles to the bit (jansson and json-c print 17 significant digits,
 // fastjson the shortest round trip, RapidJSON and simdjson Grisu2).
-// format_double/LIBRARY/canada.json: every number of canada.json to text:
+// format_double/LIBRARY/canada.json: every number of canada.json to text
+// (each library's text must read back to the same double, checked first):
 //   fastjson:  fj_format_double (shortest round trip, Schubfach)
+//   to_chars:  std::to_chars(first, last, double) (C++17: shortest round
+//              trip; libstdc++ 12 implements it with Ryu)
 //   snprintf:  "%.17g" (round-trips, not shortest)
 // minify/LIBRARY/FILE: whitespace removed from a whole corpus document:
 //   fastjson:  fj_minify into a reused fj_buffer (validates the document
@@ -40,9 +43,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -77,12 +83,41 @@ event make_event(fjb_event_kind k) {
   return e;
 }
 
+// What simdjson::minify writes for f (simdjson's default kernel), against
+// which every minify row checks its own output before timing: the same
+// bytes (all three keep strings and numbers byte for byte). Without
+// simdjson, the output of fj_minify_unvalidated_into, which the validating
+// row must then match.
+const std::string &minified(const fjbench::file *f) {
+  static std::map<const fjbench::file *, std::string> cache;
+  auto it = cache.find(f);
+  if (it != cache.end()) return it->second;
+  std::string out(f->data.size() + 64, '\0');
+  size_t n = 0;
+#ifdef FJ_BENCH_SIMDJSON
+  if (simdjson::minify(f->data.data(), f->data.size(), out.data(), n) != simdjson::SUCCESS)
+    fjbench::fail("simdjson::minify fails on " + f->name);
+#else
+  if (fj_minify_unvalidated_into(f->data.data(), f->data.size(), out.data(), &n) != FJ_OK)
+    fjbench::fail("fj_minify_unvalidated_into fails on " + f->name);
+#endif
+  out.resize(n);
+  return cache[f] = out;
+}
+
+void expect_minified(const char *lib, const fjbench::file *f, const char *out, size_t n) {
+  const std::string &want = minified(f);
+  if (n != want.size() || std::memcmp(out, want.data(), n) != 0)
+    fjbench::fail(std::string(lib) + "'s minified " + f->name + " differs from simdjson::minify's");
+}
+
 void minify_fastjson(benchmark::State &state, const fjbench::file *f) {
   fj_parser *p;
   if (fj_parser_new(&p, nullptr) != FJ_OK) fjbench::fail("fj_parser_new");
   fj_buffer out = {};
   if (fj_minify(p, f->data.data(), f->data.size(), fj_sink_buffer(&out)) != FJ_OK)
     fjbench::fail("fj_minify fails on " + f->name);
+  expect_minified("fastjson", f, reinterpret_cast<const char *>(out.data), out.len);
   size_t bytes = out.len;
   for (auto _ : state) {
     out.len = 0;
@@ -102,6 +137,7 @@ void minify_fastjson_unvalidated(benchmark::State &state, const fjbench::file *f
   size_t n = 0;
   if (fj_minify_unvalidated_into(f->data.data(), f->data.size(), out.data(), &n) != FJ_OK)
     fjbench::fail("fj_minify_unvalidated_into fails on " + f->name);
+  expect_minified("fastjson-unvalidated", f, out.data(), n);
   size_t bytes = n;
   for (auto _ : state) {
     fj_error e = fj_minify_unvalidated_into(f->data.data(), f->data.size(), out.data(), &n);
@@ -114,14 +150,25 @@ void minify_fastjson_unvalidated(benchmark::State &state, const fjbench::file *f
 }
 
 #ifdef FJ_BENCH_SIMDJSON
-void minify_simdjson(benchmark::State &state, const fjbench::file *f) {
+// impl: one of simdjson's kernels forced (haswell: AVX2, westmere: SSE4.2),
+// or nullptr for the one it picks (on AMD Zen 4 and later its AVX-512
+// "icelake" minify is several times slower than its AVX2 one: simdjson
+// issue #2334, fixed after the version Debian 12 ships; the forced rows
+// show its best).
+void minify_simdjson(benchmark::State &state, const simdjson::implementation *impl,
+                     const fjbench::file *f) {
   std::vector<char> out(f->data.size() + simdjson::SIMDJSON_PADDING);
   size_t n = 0;
-  if (simdjson::minify(f->data.data(), f->data.size(), out.data(), n) != simdjson::SUCCESS)
-    fjbench::fail("simdjson::minify fails on " + f->name);
+  auto run = [&] {
+    return impl ? impl->minify(reinterpret_cast<const uint8_t *>(f->data.data()), f->data.size(),
+                               reinterpret_cast<uint8_t *>(out.data()), n)
+                : simdjson::minify(f->data.data(), f->data.size(), out.data(), n);
+  };
+  if (run() != simdjson::SUCCESS) fjbench::fail("simdjson::minify fails on " + f->name);
+  expect_minified(impl ? impl->name().c_str() : "simdjson", f, out.data(), n);
   size_t bytes = n;
   for (auto _ : state) {
-    auto e = simdjson::minify(f->data.data(), f->data.size(), out.data(), n);
+    auto e = run();
     benchmark::DoNotOptimize(e);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
@@ -137,7 +184,14 @@ void register_minify() {
     benchmark::RegisterBenchmark(("minify/fastjson-unvalidated/" + f.name).c_str(),
                                  minify_fastjson_unvalidated, &f);
 #ifdef FJ_BENCH_SIMDJSON
-    benchmark::RegisterBenchmark(("minify/simdjson/" + f.name).c_str(), minify_simdjson, &f);
+    benchmark::RegisterBenchmark(("minify/simdjson/" + f.name).c_str(), minify_simdjson, nullptr,
+                                 &f);
+    for (const char *name : {"haswell", "westmere"}) {
+      const simdjson::implementation *impl = simdjson::get_available_implementations()[name];
+      if (!impl || !impl->supported_by_runtime_system()) continue;
+      std::string bname = std::string("minify/simdjson-") + name + "/" + f.name;
+      benchmark::RegisterBenchmark(bname.c_str(), minify_simdjson, impl, &f);
+    }
 #endif
   }
 }
@@ -339,6 +393,8 @@ void write_fastjson(benchmark::State &state, const fjbench::file *f) {
     benchmark::DoNotOptimize(out.data);
     benchmark::ClobberMemory();
   }
+  // the last iteration's output too (after a reset)
+  expect_events("fastjson", *f, r, reinterpret_cast<const char *>(out.data), out.len);
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
   state.counters["output_bytes"] = double(bytes);
   fj_writer_free(w);
@@ -359,6 +415,7 @@ void write_rapidjson(benchmark::State &state, const fjbench::file *f) {
     benchmark::DoNotOptimize(buf.GetString());
     benchmark::ClobberMemory();
   }
+  expect_events("rapidjson", *f, r, buf.GetString(), buf.GetSize()); // the last iteration's
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(f->data.size()));
   state.counters["output_bytes"] = double(bytes);
 }
@@ -421,29 +478,46 @@ std::vector<double> doubles_of(const fjbench::file &f) {
   return v;
 }
 
-void format_fastjson(benchmark::State &state, const fjbench::file *f) {
-  std::vector<double> v = doubles_of(*f);
-  char buf[FJ_DOUBLE_MAX_CHARS];
-  size_t total = 0;
-  for (auto _ : state) {
-    for (double d : v) {
-      size_t n;
-      fj_format_double(d, buf, sizeof buf, &n);
-      total += n;
-      benchmark::DoNotOptimize(buf);
-    }
+// Before timing, every formatter's text for every number must read back
+// (strtod) as the same double.
+template <class Format> void expect_round_trips(const char *lib, const std::vector<double> &v,
+                                               Format format) {
+  char buf[64];
+  for (double d : v) {
+    size_t n = format(d, buf, sizeof buf - 1);
+    buf[n] = '\0';
+    double back = std::strtod(buf, nullptr);
+    if (std::memcmp(&back, &d, sizeof d) != 0)
+      fjbench::fail(std::string(lib) + " writes " + buf + ", which does not read back");
   }
-  benchmark::DoNotOptimize(total);
-  state.SetItemsProcessed(int64_t(state.iterations()) * int64_t(v.size()));
 }
 
-void format_snprintf(benchmark::State &state, const fjbench::file *f) {
+size_t format_with_fastjson(double d, char *buf, size_t cap) {
+  size_t n = 0;
+  if (fj_format_double(d, buf, cap, &n) != FJ_OK) fjbench::fail("fj_format_double fails");
+  return n;
+}
+
+size_t format_with_to_chars(double d, char *buf, size_t cap) {
+  std::to_chars_result r = std::to_chars(buf, buf + cap, d);
+  if (r.ec != std::errc()) fjbench::fail("std::to_chars fails");
+  return size_t(r.ptr - buf);
+}
+
+size_t format_with_snprintf(double d, char *buf, size_t cap) {
+  return size_t(std::snprintf(buf, cap, "%.17g", d));
+}
+
+// One format_double row: every double of the file through format.
+template <size_t (*Format)(double, char *, size_t)>
+void format_double(benchmark::State &state, const char *lib, const fjbench::file *f) {
   std::vector<double> v = doubles_of(*f);
-  char buf[32];
+  expect_round_trips(lib, v, Format);
+  char buf[64];
   size_t total = 0;
   for (auto _ : state) {
     for (double d : v) {
-      total += size_t(std::snprintf(buf, sizeof buf, "%.17g", d));
+      total += Format(d, buf, sizeof buf);
       benchmark::DoNotOptimize(buf);
     }
   }
@@ -472,8 +546,12 @@ void register_write() {
                                  write_dom<&fjb_jsonc, true>, "json-c-build", &f);
 #endif
     if (f.name == "canada.json") {
-      benchmark::RegisterBenchmark(("format_double/fastjson/" + f.name).c_str(), format_fastjson, &f);
-      benchmark::RegisterBenchmark(("format_double/snprintf/" + f.name).c_str(), format_snprintf, &f);
+      benchmark::RegisterBenchmark(("format_double/fastjson/" + f.name).c_str(),
+                                   format_double<format_with_fastjson>, "fastjson", &f);
+      benchmark::RegisterBenchmark(("format_double/to_chars/" + f.name).c_str(),
+                                   format_double<format_with_to_chars>, "std::to_chars", &f);
+      benchmark::RegisterBenchmark(("format_double/snprintf/" + f.name).c_str(),
+                                   format_double<format_with_snprintf>, "snprintf", &f);
     }
   }
 }

@@ -39,7 +39,8 @@ TASKS = [
      "what fastjson reads (values of each kind, string bytes, the sum of the numbers)."),
     ("visit", "Parse and walk the whole document, reading every value: keys and strings "
      "unescaped, numbers converted, literals read (fastjson cursor vs simdjson On-Demand). "
-     "Checksums of what was read must agree."),
+     "Before timing, both libraries' reads must agree exactly: every number's bits and every "
+     "string's bytes, in order."),
     ("visit_double", "The same walk over the number-heavy files, every number read as a "
      "double (fastjson `fj_value_get_double()`, simdjson `get_double()`)."),
     ("query", "Parse and read a few fields by key: four fields of each of twitter.json's "
@@ -60,15 +61,22 @@ TASKS = [
      "`json-c-build` build, write and free it in every iteration; `simdjson` serialises its DOM, "
      "parsed before timing (`string_builder`, what `simdjson::to_string` runs). Every output "
      "must read back as the recorded events; bytes are the input document's size. "
-     "`replay-only` is the replay loop with no writer (each event stores its bytes "
-     "unformatted): the part of the `fastjson` and `rapidjson` rows that is the loop itself, "
+     "`replay-only` is the replay loop with no writer (each event stores its kind's byte, "
+     "or the first 16 bytes of its string or its 8-byte number, unformatted): the part of the `fastjson` and `rapidjson` rows that is the loop itself, "
      "mostly the switch on each event's kind; it bounds the ratio any writer can reach here."),
     ("minify", "Removing whitespace outside strings from a whole document: fastjson "
      "`fj_minify` (validates the document fully first) and `fastjson-unvalidated` "
      "(`fj_minify_unvalidated_into`: no validation, into a reused buffer, the like-for-like "
-     "row) vs `simdjson::minify` (no validation). Bytes are the input document's size."),
+     "row) vs `simdjson::minify` (no validation) with the kernel simdjson picks, and with its "
+     "AVX2 and SSE4.2 kernels forced (`simdjson-haswell`, `-westmere`): on AMD Zen 4 and later "
+     "the AVX-512 kernel it picks minifies several times slower than its AVX2 one (simdjson "
+     "issue #2334, fixed after the 3.x release Debian 12 ships), so the forced rows are its "
+     "best here. Every output must equal `simdjson::minify`'s byte for byte. Bytes are the "
+     "input document's size."),
     ("format_double", "Every double of canada.json to text: fastjson's shortest round trip "
-     "vs `snprintf(\"%.17g\")`. Reported in millions of numbers per second."),
+     "(Schubfach) vs `std::to_chars` (shortest round trip, Ryu in libstdc++) and "
+     "`snprintf(\"%.17g\")` (17 digits, not shortest). Every text must read back (`strtod`) "
+     "as its double. Reported in millions of numbers per second."),
     ("ndjson", "A stream of NDJSON documents, each walked whole (fastjson stream API vs "
      "simdjson `iterate_many`, 1 MB batches)."),
 ]
@@ -191,6 +199,10 @@ class Results:
 # Tasks whose ratio is taken from another fastjson row than the default: the
 # one that does what the peers do (simdjson::minify does not validate).
 LIKE_FOR_LIKE = {"minify": "fastjson-unvalidated"}
+# Tasks whose inputs measure different things (query: twitter.json's
+# in-order lookups, abc's reversed ones, built as simdjson's worst case):
+# a summary row per input, never a mean over them.
+SUMMARY_PER_INPUT = {"query"}
 # Rows that measure the harness, not a library (write/replay-only: the replay
 # loop with no writer): shown last, never the row's best, a peer or a bar.
 HARNESS_ROWS = {"replay-only"}
@@ -249,7 +261,7 @@ def task_table(rows, corpus_sizes, kernel, sort_by_size=False, task=None):
     if fj and peers:
         head.append(f"`{fj}` / best peer")
     lines = ["| " + " | ".join(head) + " |", "|---|" + "--:|" * (len(head) - 1)]
-    ratios, wins, best_peers, cvs = [], 0, {}, []
+    ratios, wins, best_peers, cvs, per_input = [], 0, {}, [], []
     for inp in inputs:
         vals = {l: rows[(l, inp)]["value"] for l in libs if (l, inp) in rows}
         for l in libs:
@@ -273,12 +285,13 @@ def task_table(rows, corpus_sizes, kernel, sort_by_size=False, task=None):
                 ratios.append(r)
                 wins += r > 1
                 best_peers[bp] = best_peers.get(bp, 0) + 1
+                per_input.append((inp, r, bp))
                 cells.append(f"{r:.2f}× ({bp})")
             else:
                 cells.append("—")
         lines.append("| " + " | ".join(cells) + " |")
     return dict(lines=lines, libs=libs, fj=fj, inputs=inputs, unit=unit, ratios=ratios,
-                wins=wins, best_peers=best_peers, cvs=cvs, peers=peers)
+                wins=wins, best_peers=best_peers, cvs=cvs, peers=peers, per_input=per_input)
 
 
 # ---- charts ----------------------------------------------------------------------------
@@ -575,7 +588,11 @@ def main():
             body.append(f"![{task}: throughput relative to {t['fj']}]({chart_rel}/{task}.png)")
             body.append("")
         g = geomean(t["ratios"])
-        if g is not None:
+        if g is not None and task in SUMMARY_PER_INPUT:
+            for inp, r, bp in t["per_input"]:
+                summary.append(f"| [{task}](#{task}) `{inp}` | 1 | {r:.2f}× | "
+                               f"{int(r > 1)} of 1 | {bp} |")
+        elif g is not None:
             bp = max(t["best_peers"], key=t["best_peers"].get)
             summary.append(f"| [{task}](#{task}) | {len(t['ratios'])} | {g:.2f}× | "
                            f"{t['wins']} of {len(t['ratios'])} | {bp} |")
@@ -828,8 +845,13 @@ def main():
         "events (and freeing it), the whole job. jansson and json-c escape differently (json-c "
         "writes `/` as `\\/`) and print doubles with 17 significant digits, so their output "
         "is larger on some inputs; bytes per second are always the input document's size. "
-        "`stage1` compares scanners only. `format_double` compares against `snprintf`, which "
-        "prints 17 digits rather than the shortest round trip.",
+        "`stage1` compares scanners only. In `format_double`, `std::to_chars` is the "
+        "like-for-like peer (shortest round trip); `snprintf` prints 17 digits and does more "
+        "work. In `minify`, the `simdjson` row is the kernel simdjson picks on this CPU, "
+        "slowed by a bug fixed upstream after Debian's version (see the task): compare with "
+        "`simdjson-haswell`, its best kernel here. `query`'s `abc` input is built to be "
+        "simdjson's worst case (every lookup wraps around), so its ratio is shown alone, "
+        "never averaged with twitter.json's.",
         "**Memory** is resident memory as the kernel counts it: pages of 4 KB, and counters "
         "that are updated in batches, so values are uncertain by roughly 100 KB; below "
         "~100 KB of input the memory table mostly shows that uncertainty and allocator "
