@@ -875,6 +875,49 @@ static void read_errors(void **state) {
   }
 }
 
+/* A callback that returns FJ_END, or claims more bytes than it had room
+ * for, has failed its read: FJ_ERR_IO after the complete documents, never
+ * a clean end that drops the unterminated last line. */
+typedef struct bad_source {
+  const char *data;
+  size_t len, pos;
+  int how; /* 0: FJ_END at the end; 1: *got = cap + 1 at the end */
+} bad_source;
+
+static fj_error bad_read(void *ctx, void *buf, size_t cap, size_t *got) {
+  bad_source *b = ctx;
+  size_t n = b->len - b->pos;
+  if (n == 0) {
+    if (b->how == 0) return FJ_END;
+    *got = cap + 1;
+    return FJ_OK;
+  }
+  if (n > cap) n = cap;
+  memcpy(buf, b->data + b->pos, n);
+  b->pos += n;
+  *got = n;
+  return FJ_OK;
+}
+
+static void callback_contract_broken(void **state) {
+  (void)state;
+  const char in[] = "[1]\n[2]\n[3]";
+  for (int how = 0; how < 2; how++) {
+    bad_source b = {in, sizeof in - 1, 0, how};
+    fj_stream_options o = {.chunk_size = 4};
+    fj_stream *s;
+    OK(fj_stream_new_callback(&s, bad_read, &b, &o));
+    recs rs = collect(s);
+    fj_stream_free(s);
+    assert_int_equal(rs.n, 3);
+    EXPECT(rs.r[0].err, FJ_OK);
+    EXPECT(rs.r[1].err, FJ_OK);
+    EXPECT(rs.r[2].err, FJ_ERR_IO); /* not FJ_END, and [3] not delivered as complete */
+    assert_int_equal(rs.r[2].offset, 8);
+    recs_free(&rs);
+  }
+}
+
 static void fd_and_file_sources(void **state) {
   (void)state;
   const char *seps[] = {"\n"};
@@ -1502,6 +1545,7 @@ int main(void) {
       cmocka_unit_test(array_long_key_on_path),
       cmocka_unit_test(array_past_4gib),
       cmocka_unit_test(corpus_against_python),
+      cmocka_unit_test(callback_contract_broken),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,8 +194,10 @@ typedef struct fj_document {
 /** Reads up to `cap` bytes into `buf` for a callback stream. Sets *got to
  *  the number of bytes read (0 means the end of the input) and returns
  *  FJ_OK, or returns an error (for example FJ_ERR_IO), which the stream
- *  reports after the documents read before it. Called from
- *  fj_stream_next() only. */
+ *  reports after the documents read before it. Returning FJ_END, or
+ *  setting *got above `cap`, is a failed read too: the stream reports
+ *  FJ_ERR_IO (an unfinished last document is never passed off as complete).
+ *  Called from fj_stream_next() only. */
 typedef fj_error (*fj_stream_read_fn)(void *ctx, void *buf, size_t cap, size_t *got);
 
 /** Creates a stream over `len` bytes at `data` (no padding needed; never

@@ -169,13 +169,17 @@ static fj_error refill(fj_stream *s) {
   size_t got = 0, want = s->cap - s->end;
   if (want > s->chunk_size) want = s->chunk_size;
   err = s->read(s->ctx, s->buf + s->end, want, &got);
+  /* a callback that breaks its contract has failed its read: FJ_END is not
+   * the end of the input (FJ_OK with 0 bytes is), and bytes beyond `want`
+   * cannot be in the buffer; either way, nothing may pass as a clean end */
+  if (err == FJ_END || (!err && got > want)) err = FJ_ERR_IO;
   if (err) {
     s->pending = err;
     s->eof = true;
   } else if (got == 0) {
     s->eof = true;
   } else {
-    s->end += got > want ? want : got;
+    s->end += got;
   }
   return FJ_OK;
 }
