@@ -842,7 +842,7 @@ static void walk_both(fj_value *a, fj_value *b, lockstep *st) {
     st->strings++;
     break;
   case FJ_TYPE_NUMBER: { /* ids are rounded in the escaped file: compare as doubles loosely */
-    double x, y;
+    double x = 0, y = 0; /* OK() returns to gcc on a failure */
     OK(fj_value_get_double(a, &x));
     OK(fj_value_get_double(b, &y));
     assert_true(x == y || (x > 1e15 && (x - y) / x < 1e-15 && (y - x) / x < 1e-15));

@@ -50,6 +50,20 @@ extern "C" {
 #endif
 /* clang-format on */
 
+/* For the headers' inline paths (not API): inlined in every caller. gcc
+ * keeps a static inline function that has more than one caller in a file
+ * out of line when it finds it large: fj__short_decimal() and
+ * fj__fraction_digits() then ran as calls shared by fj_value_get_number()
+ * and fj_value_get_double() (visit numbers.json 9-15 % slower), and a file
+ * that read strings in two places called one shared copy of the whole
+ * fj_value_get_string() path (the benchmarks' walker, once it had two
+ * checksums). */
+#if defined(__GNUC__)
+#define FJ__ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define FJ__ALWAYS_INLINE inline
+#endif
+
 /* X(code, message) */
 #define FJ_ERROR_LIST(X)                                                                           \
   X(FJ_OK, "success")                                                                              \

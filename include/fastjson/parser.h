@@ -683,17 +683,6 @@ static inline fj_error fj__call_array_next(fj_array *a, fj_value *elem) {
 #define FJ__KEEP_BRANCH() ((void)0)
 #endif
 
-/* Inlined in every caller (the number paths): gcc keeps a static inline
- * function that has more than one caller in a file out of line when it
- * finds it large, and fj__short_decimal() and fj__fraction_digits() then ran
- * as calls shared by fj_value_get_number() and fj_value_get_double() (visit
- * numbers.json 9-15 % slower). */
-#if defined(__GNUC__)
-#define FJ__ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define FJ__ALWAYS_INLINE inline
-#endif
-
 /* Moves the cursor after handing out the value at structural pos (type
  * entry t): past a scalar; onto a container's opening bracket, for
  * fj_value_get_array() / fj_value_get_object() to enter, marked handed out.
@@ -774,7 +763,7 @@ static inline uint64_t fj__enter(const fj_value *v, fj_type type) {
     (out)->state = FJ__ITER_FRESH;                                                                 \
   } while (0)
 
-static inline fj_error fj__value_get_array_inline(const fj_value *v, fj_array *out) {
+static FJ__ALWAYS_INLINE fj_error fj__value_get_array_inline(const fj_value *v, fj_array *out) {
   uint64_t serial;
   if (out && (serial = fj__enter(v, FJ_TYPE_ARRAY)) != 0) {
     FJ__FRESH_ITERATION(out, v, serial);
@@ -783,7 +772,7 @@ static inline fj_error fj__value_get_array_inline(const fj_value *v, fj_array *o
   FJ__CALL_ENTER(fj_value_get_array, v, fj_array, out);
 }
 
-static inline fj_error fj__value_get_object_inline(const fj_value *v, fj_object *out) {
+static FJ__ALWAYS_INLINE fj_error fj__value_get_object_inline(const fj_value *v, fj_object *out) {
   uint64_t serial;
   if (out && (serial = fj__enter(v, FJ_TYPE_OBJECT)) != 0) {
     FJ__FRESH_ITERATION(out, v, serial);
@@ -820,7 +809,7 @@ static inline int fj__step(const fj__cursor *c, uint32_t state, uint32_t last, u
   return b == close ? 2 : 0;
 }
 
-static inline fj_error fj__array_next_inline(fj_array *a, fj_value *elem) {
+static FJ__ALWAYS_INLINE fj_error fj__array_next_inline(fj_array *a, fj_value *elem) {
   fj_parser *p = a ? a->parser : NULL;
   if (p && elem && fj__cursor_of(p)->cur == a->serial) {
     fj__cursor *c = fj__cursor_of(p);
@@ -843,7 +832,7 @@ static inline fj_error fj__array_next_inline(fj_array *a, fj_value *elem) {
  * and for fewer than 8 bytes one word that may reach past the string (the
  * closing quote and what follows it) while `room` bytes are readable.
  * Returns false when it cannot tell; the exported function then decides. */
-static inline bool fj__no_backslash(const uint8_t *s, size_t n, size_t room) {
+static FJ__ALWAYS_INLINE bool fj__no_backslash(const uint8_t *s, size_t n, size_t room) {
   const uint64_t ones = 0x0101010101010101u, bs = 0x5C5C5C5C5C5C5C5Cu;
   uint64_t w, x, hits = 0;
   if (n >= 8) {
@@ -881,7 +870,7 @@ FJ_API bool fj__blocks_zero_long(const uint8_t *map, size_t b0, size_t b1);
  * document's blocks), the bytes past b1 shifted out; longer spans out of
  * line (inline, a loop over the bytes slowed visit by 15-20%, even for
  * strings that never took it). */
-static inline bool fj__blocks_zero(const uint8_t *map, size_t b0, size_t b1) {
+static FJ__ALWAYS_INLINE bool fj__blocks_zero(const uint8_t *map, size_t b0, size_t b1) {
   const size_t n = b1 - b0;
   if (n < 8) {
     uint64_t w;
@@ -898,7 +887,8 @@ static inline bool fj__blocks_zero(const uint8_t *map, size_t b0, size_t b1) {
 /* Whether stage 1 saw no backslash in the 64-byte blocks that hold the
  * bytes from s to last (both in the document). False when it cannot tell:
  * no block bytes (a stream's document). */
-static inline bool fj__blocks_clean(const fj__cursor *c, const uint8_t *s, const uint8_t *last) {
+static FJ__ALWAYS_INLINE bool fj__blocks_clean(const fj__cursor *c, const uint8_t *s,
+                                               const uint8_t *last) {
   if (!c->bs_blocks) return false;
   return fj__blocks_zero(c->bs_blocks, (size_t)(s - c->buf) >> 6, (size_t)(last - c->buf) >> 6);
 }
@@ -939,8 +929,8 @@ static inline bool fj__plain_string(fj__cursor *c, uint32_t pos, const char **s,
   return fj__plain_string_before(c, c->buf + c->idx[pos], next, s, len);
 }
 
-static inline fj_error fj__object_next_key_inline(fj_object *o, const char **key, size_t *key_len,
-                                                  fj_value *value) {
+static FJ__ALWAYS_INLINE fj_error fj__object_next_key_inline(fj_object *o, const char **key,
+                                                             size_t *key_len, fj_value *value) {
   fj_parser *p = o ? o->parser : NULL;
   if (p && key && key_len && value && fj__cursor_of(p)->cur == o->serial) {
     fj__cursor *c = fj__cursor_of(p);
@@ -983,7 +973,8 @@ static inline fj_error fj__object_next_key_inline(fj_object *o, const char **key
   return err;
 }
 
-static inline fj_error fj__value_get_string_inline(const fj_value *v, const char **s, size_t *len) {
+static FJ__ALWAYS_INLINE fj_error fj__value_get_string_inline(const fj_value *v, const char **s,
+                                                              size_t *len) {
   if (fj__handle_ok(v) && s && len && fj_value_type(v) == FJ_TYPE_STRING &&
       fj__plain_string(fj__cursor_of(v->parser), v->pos, s, len))
     return FJ_OK;
@@ -1282,7 +1273,7 @@ static FJ__ALWAYS_INLINE bool fj__short_double(const fj__cursor *c, const uint8_
  * False decides nothing (number.c). */
 FJ_API bool fj__number_fast(const uint8_t *s, const uint8_t *end, fj_number *out);
 
-static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number *out) {
+static FJ__ALWAYS_INLINE fj_error fj__value_get_number_inline(const fj_value *v, fj_number *out) {
   if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
@@ -1303,7 +1294,7 @@ static inline fj_error fj__value_get_number_inline(const fj_value *v, fj_number 
 /* fj_value_get_double(): the short forms inline, then fj__number_fast()
  * for a double (its integers go to the exported function, which keeps
  * -0's sign). */
-static inline fj_error fj__value_get_double_inline(const fj_value *v, double *out) {
+static FJ__ALWAYS_INLINE fj_error fj__value_get_double_inline(const fj_value *v, double *out) {
   if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
@@ -1317,7 +1308,7 @@ static inline fj_error fj__value_get_double_inline(const fj_value *v, double *ou
   FJ__CALL_NUMBER_GETTER(fj_value_get_double, v, double, out);
 }
 
-static inline fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {
+static FJ__ALWAYS_INLINE fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {
   if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     if (fj__short_integer(c, c->buf + c->idx[v->pos], out)) return FJ_OK;
@@ -1333,7 +1324,7 @@ static inline bool fj__literal(const fj__cursor *c, uint32_t pos, const char *wo
          (at + n == c->len || fj__delimiter[c->buf[at + n]]);
 }
 
-static inline fj_error fj__value_get_bool_inline(const fj_value *v, bool *out) {
+static FJ__ALWAYS_INLINE fj_error fj__value_get_bool_inline(const fj_value *v, bool *out) {
   if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_BOOL) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     bool t = c->buf[c->idx[v->pos]] == 't';
@@ -1345,7 +1336,7 @@ static inline fj_error fj__value_get_bool_inline(const fj_value *v, bool *out) {
   FJ__CALL_GETTER(fj_value_get_bool, v, out);
 }
 
-static inline fj_error fj__value_is_null_inline(const fj_value *v, bool *out) {
+static FJ__ALWAYS_INLINE fj_error fj__value_is_null_inline(const fj_value *v, bool *out) {
   if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NULL &&
       fj__literal(fj__cursor_of(v->parser), v->pos, "null", 4)) {
     *out = true;

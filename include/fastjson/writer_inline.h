@@ -8,7 +8,9 @@
  * that need no escaping (ASCII, unless UTF-8 is taken unchecked). There they store
  * their bytes without a call; a call and its return cost about as much as
  * such an event's work (replaying citm_catalog.json, whose events are half
- * begins and ends). Anything else calls the exported function, which
+ * begins and ends); they are inlined in every caller (FJ__ALWAYS_INLINE,
+ * fastjson/error.h), also in a file that writes from many places. Anything
+ * else calls the exported function, which
  * starts over from the unchanged state. Taking a function's address, or
  * writing its name in parentheses, gets the exported function. The names
  * are function-like macros: in C++, an argument with a comma outside
@@ -80,7 +82,7 @@ static inline uint8_t *fj__writer_value_at(fj__writer_hot *h, size_t need) {
   return p + (st & 1u);
 }
 
-static inline fj_error fj__writer_begin_inline(fj_writer *w, uint8_t c, bool object) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_begin_inline(fj_writer *w, uint8_t c, bool object) {
   if (w) {
     fj__writer_hot *h = fj__writer_hot_of(w);
     uint32_t d = h->depth;
@@ -98,7 +100,7 @@ static inline fj_error fj__writer_begin_inline(fj_writer *w, uint8_t c, bool obj
 }
 
 /* `first`: the first of the pair of states this end may come in. */
-static inline fj_error fj__writer_end_inline(fj_writer *w, uint8_t c, unsigned first) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_end_inline(fj_writer *w, uint8_t c, unsigned first) {
   if (w) {
     fj__writer_hot *h = fj__writer_hot_of(w);
     unsigned st = h->state;
@@ -115,7 +117,7 @@ static inline fj_error fj__writer_end_inline(fj_writer *w, uint8_t c, unsigned f
   return first == FJ__WST_ARR_FIRST ? (fj_writer_end_array)(w) : (fj_writer_end_object)(w);
 }
 
-static inline fj_error fj__writer_null_inline(fj_writer *w) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_null_inline(fj_writer *w) {
   fj__writer_hot *h = w ? fj__writer_hot_of(w) : NULL;
   uint8_t *p = h ? fj__writer_value_at(h, 4) : NULL;
   if (!p) return (fj_writer_null)(w);
@@ -125,7 +127,7 @@ static inline fj_error fj__writer_null_inline(fj_writer *w) {
   return FJ_OK;
 }
 
-static inline fj_error fj__writer_bool_inline(fj_writer *w, bool v) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_bool_inline(fj_writer *w, bool v) {
   fj__writer_hot *h = w ? fj__writer_hot_of(w) : NULL;
   uint8_t *p = h ? fj__writer_value_at(h, 5) : NULL;
   if (!p) return (fj_writer_bool)(w, v);
@@ -270,7 +272,8 @@ static inline uint8_t *fj__writer_quote_at(fj__writer_hot *h, bool ok, unsigned 
   return p + 1;
 }
 
-static inline fj_error fj__writer_keyn_inline(fj_writer *w, const char *key, size_t len) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_keyn_inline(fj_writer *w, const char *key,
+                                                         size_t len) {
   fj__writer_hot *h = w ? fj__writer_hot_of(w) : NULL;
   uint8_t *p =
       h ? fj__writer_quote_at(h, key && len <= FJ__SHORT_MAX, FJ__WST_OBJ_KEY_NEXT, h->pair_fast)
@@ -284,7 +287,8 @@ static inline fj_error fj__writer_keyn_inline(fj_writer *w, const char *key, siz
   return FJ_OK;
 }
 
-static inline fj_error fj__writer_stringn_inline(fj_writer *w, const char *s, size_t len) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_stringn_inline(fj_writer *w, const char *s,
+                                                            size_t len) {
   fj__writer_hot *h = w ? fj__writer_hot_of(w) : NULL;
   uint8_t *p =
       h ? fj__writer_quote_at(h, s && len <= FJ__SHORT_MAX, FJ__WST_ARR_FIRST, h->fast_end) : NULL;
@@ -297,11 +301,11 @@ static inline fj_error fj__writer_stringn_inline(fj_writer *w, const char *s, si
   return FJ_OK;
 }
 
-static inline fj_error fj__writer_key_inline(fj_writer *w, const char *key) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_key_inline(fj_writer *w, const char *key) {
   return key ? fj__writer_keyn_inline(w, key, strlen(key)) : (fj_writer_key)(w, key);
 }
 
-static inline fj_error fj__writer_string_inline(fj_writer *w, const char *s) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_string_inline(fj_writer *w, const char *s) {
   return s ? fj__writer_stringn_inline(w, s, strlen(s)) : (fj_writer_string)(w, s);
 }
 
@@ -317,7 +321,7 @@ static inline bool fj__writer_finite(double v) {
   return ((bits >> 52) & 0x7FF) != 0x7FF;
 }
 
-static inline fj_error fj__writer_double_inline(fj_writer *w, double v) {
+static FJ__ALWAYS_INLINE fj_error fj__writer_double_inline(fj_writer *w, double v) {
   fj__writer_hot *h = w && fj__writer_finite(v) ? fj__writer_hot_of(w) : NULL;
   uint8_t *p = h ? fj__writer_value_at(h, FJ_DOUBLE_MAX_CHARS) : NULL;
   if (!p) return (fj_writer_double)(w, v);
