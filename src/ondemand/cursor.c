@@ -613,6 +613,16 @@ static inline bool table_hit(fj_object *o, const char *key, size_t key_len, fj_v
   return true;
 }
 
+/* find_field() and the refusal: out of line, so that the table hits of
+ * fj_object_find() and fj_object_findn() end in a tail call instead of a
+ * frame that saves registers at every lookup (callgrind, query abc: 17 of
+ * 61 instructions per lookup). */
+static FJ_NOINLINE fj_error find_or_refuse(fj_object *o, const char *key, size_t key_len,
+                                           bool key_has_bs, fj_value *value) {
+  fj_error err = find_field(o, key, key_len, key_has_bs, value);
+  return err ? refused(err, value) : FJ_OK;
+}
+
 fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value) {
   if (FJ_UNLIKELY(!o || !o->parser || (!key && key_len))) return refused(FJ_ERR_INVALID_ARG, value);
   bool has_bs = false;
@@ -622,8 +632,7 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
   else
     has_bs = memchr(key, '\\', key_len) != NULL;
   if (!has_bs && table_hit(o, key, key_len, value)) return FJ_OK;
-  fj_error err = find_field(o, key, key_len, has_bs, value);
-  return err ? refused(err, value) : FJ_OK;
+  return find_or_refuse(o, key, key_len, has_bs, value);
 }
 
 fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
@@ -631,12 +640,10 @@ fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
   if (FJ_UNLIKELY(!o || !o->parser)) return refused(FJ_ERR_INVALID_ARG, value);
   size_t n = 0;
   bool has_bs = false;
-  if (key) /* length and backslashes in one pass */
-    for (; key[n]; n++)
-      has_bs |= key[n] == '\\';
-  if (key && !has_bs && table_hit(o, key, n, value)) return FJ_OK;
-  fj_error err = find_field(o, key, n, has_bs, value);
-  return err ? refused(err, value) : FJ_OK;
+  for (; key[n]; n++) /* length and backslashes in one pass */
+    has_bs |= key[n] == '\\';
+  if (!has_bs && table_hit(o, key, n, value)) return FJ_OK;
+  return find_or_refuse(o, key, n, has_bs, value);
 }
 
 fj_error fj_value_skip(const fj_value *v) {

@@ -57,9 +57,9 @@ static bool make_room(fj_parser *p, uint32_t fields) {
   return true;
 }
 
-/* The position after the value at structural `pos` (bracket matching from a
- * local position), or 0 if the index ends first. */
-static uint32_t past_value(const fj_parser *p, uint32_t pos) {
+/* The position after the container at structural `pos` (bracket matching
+ * from a local position), or 0 if the index ends first. */
+static uint32_t past_container(const fj_parser *p, uint32_t pos) {
   uint32_t depth = 0;
   do {
     if (pos >= p->hot.n) return 0;
@@ -72,12 +72,16 @@ static uint32_t past_value(const fj_parser *p, uint32_t pos) {
 
 /* Indexes the fields of the object at structural `start`. False if the
  * table cannot describe it: too few fields, an escaped or duplicate key, a
- * malformed field, no memory. */
+ * malformed field, no memory. A scalar value is one structural (the cursor
+ * has read or skipped every field once); only containers are walked. */
 static bool build(fj_parser *p, uint32_t start) {
   if (!reset(p)) return false;
+  const uint8_t *const buf = p->hot.buf;
+  const uint32_t *const idx = p->hot.idx;
+  const uint32_t n = p->hot.n;
   uint32_t pos = start + 1, k = 0;
   for (;;) {
-    if (pos + 2 >= p->hot.n || fj__char(p, pos) != '"' || fj__char(p, pos + 1) != ':') return false;
+    if (pos + 3 >= n || buf[idx[pos]] != '"' || buf[idx[pos + 1]] != ':') return false;
     const uint8_t *raw;
     size_t len;
     fj__raw_key(p, pos, &raw, &len);
@@ -85,10 +89,17 @@ static bool build(fj_parser *p, uint32_t start) {
     uint32_t h = fj__key_hash(raw, len);
     fj__field_slot *slot = fj__fields_probe(p, raw, len, h);
     if (slot->vpos) return false; /* a duplicate key */
-    *slot = (fj__field_slot){(uint32_t)(raw - p->hot.buf), (uint32_t)len, pos + 2, h};
+    const uint32_t vpos = pos + 2;
+    *slot = (fj__field_slot){(uint32_t)(raw - buf), (uint32_t)len, vpos, h};
     k++;
-    if (!(pos = past_value(p, pos + 2))) return false;
-    uint8_t c = fj__char(p, pos++);
+    const uint8_t vc = buf[idx[vpos]];
+    if (!fj__is_value_start(vc)) return false;
+    if (vc == '[' || vc == '{') {
+      if (!(pos = past_container(p, vpos)) || pos >= n) return false;
+    } else {
+      pos = vpos + 1; /* < n: checked above */
+    }
+    const uint8_t c = buf[idx[pos++]];
     if (c == '}') return k >= MIN_FIELDS;
     if (c != ',') return false;
   }
