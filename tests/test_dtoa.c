@@ -322,6 +322,14 @@ static void test_notation(void **state) {
   assert_int_equal(fj_format_double(INFINITY, b, sizeof b, &n), FJ_ERR_NUMBER_RANGE);
   assert_int_equal(fj_format_double(1.0, b, 8, &n), FJ_ERR_BUFFER_TOO_SMALL);
   assert_int_equal(fj_format_double(1.0, NULL, 32, &n), FJ_ERR_INVALID_ARG);
+  /* errors write nothing: neither the buffer nor the length */
+  memset(b, 'x', sizeof b);
+  n = 77;
+  assert_int_equal(fj_format_double(NAN, b, sizeof b, &n), FJ_ERR_NUMBER_RANGE);
+  assert_int_equal(fj_format_double(1.0, b, FJ_DOUBLE_MAX_CHARS - 1, &n), FJ_ERR_BUFFER_TOO_SMALL);
+  assert_int_equal(n, 77);
+  for (size_t i = 0; i < sizeof b; i++)
+    assert_int_equal(b[i], 'x');
 }
 
 /* +-0, subnormals (the smallest 200000 exhaustively, the largest, random

@@ -413,7 +413,9 @@ FJ_API fj_error fj_value_copy_string(const fj_value *v, char *dst, size_t cap, s
 
 /** The value's JSON text as written in the input, from its first byte to its
  *  last (a string includes its quotes; a container its brackets; no trailing
- *  whitespace). Works for numbers too big for any C type. A container's end
+ *  whitespace). Works for numbers too big for any C type; a number's or a
+ *  literal's text is returned as it stands, unchecked (`01` and `12x` come
+ *  back as they are: the getters check it). A container's end
  *  is found by bracket matching from the value's own position (its brackets
  *  must be a pair; what is inside is not validated); the cursor does not
  *  move, so this works for any valid handle.

@@ -28,7 +28,8 @@
  * back to the same double (Schubfach: R. Giulietti, "The Schubfach way to
  * render doubles", 2020), JavaScript's choice of notation — fixed when the
  * decimal exponent x of d.ddd * 10^x is in [-6, 21), else d.ddde[-]x — but
- * an integral value keeps ".0" ("1.0", "1e21", "1.5e-7", "-0.0").
+ * an integral value in fixed notation keeps ".0" ("1.0", "-0.0", "1e21",
+ * "1.5e-7").
  * Strings: escaped per RFC 8259 section 7 (\" \\ \b \f \n \r \t, \u00xx for
  * the other control characters, lower-case hex).
  *
@@ -274,8 +275,10 @@ FJ_API uint32_t fj_writer_depth(const fj_writer *w);
 /** Formats a finite double as fj_writer_double() does, without a NUL, into
  *  `buf` of `cap` bytes, and its length into *len. Thread-safe.
  *  @return FJ_OK; FJ_ERR_NUMBER_RANGE for NaN or an infinity;
- *          FJ_ERR_BUFFER_TOO_SMALL if cap < FJ_DOUBLE_MAX_CHARS;
- *          FJ_ERR_INVALID_ARG if `buf` or `len` is NULL. */
+ *          FJ_ERR_BUFFER_TOO_SMALL if cap < FJ_DOUBLE_MAX_CHARS (even when
+ *          this value's text would fit: a short buffer is never truncated);
+ *          FJ_ERR_INVALID_ARG if `buf` or `len` is NULL. On an error nothing
+ *          is written to `buf` and *len is unchanged. */
 FJ_API fj_error fj_format_double(double v, char *buf, size_t cap, size_t *len);
 
 #ifdef __cplusplus
