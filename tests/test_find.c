@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "fastjson.h"
+#include "ondemand/field_table.h" /* the table itself, to check its probes */
 
 #define EXPECT(call, code) assert_string_equal(fj_error_name(call), fj_error_name(code))
 #define OK(call) EXPECT(call, FJ_OK)
@@ -233,10 +234,94 @@ static void reverse_order_in_a_big_object(void **state) {
   fj_parser_free(p);
 }
 
+/* Keys that share their first and last eight bytes and their length (ids
+ * and paths of fixed width): the table must still spread them, every key
+ * within FJ__FIELDS_MAX_PROBE slots of its first (a hash of the first and
+ * last words put all of them in one chain: a table of 40000 such keys took
+ * seconds to build), and answer as the linear search does. */
+static void keys_alike_at_both_ends(void **state) {
+  (void)state;
+  enum { N = 20000 };
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  char *doc = malloc((size_t)N * 40 + 8);
+  assert_non_null(doc);
+  size_t len = 0;
+  doc[len++] = '{';
+  for (int i = 0; i < N; i++)
+    len += (size_t)sprintf(doc + len, "%s\"AAAAAAAA%07dAAAAAAAA\":%d", i ? "," : "", i, i);
+  doc[len++] = '}';
+  fj_value root, val;
+  fj_object o;
+  OK(fj_parser_parse(p, doc, len, &root));
+  OK(fj_value_get_object(&root, &o));
+  char key[32];
+  for (int k = 0; k < N; k++) { /* every key, in a scrambled order (7919 is prime) */
+    int i = (int)(((long long)(k + N - 1) * 7919) % N);
+    int64_t x;
+    snprintf(key, sizeof key, "AAAAAAAA%07dAAAAAAAA", i);
+    OK(fj_object_find(&o, key, &val));
+    OK(fj_value_get_int64(&val, &x));
+    assert_int_equal(x, i);
+  }
+  EXPECT(fj_object_find(&o, "AAAAAAAA0000000AAAAAAAB", &val), FJ_ERR_NO_SUCH_FIELD);
+  const fj__field_table *t = &p->fields;
+  assert_true(t->usable);
+  uint32_t worst = 0, filled = 0;
+  for (uint32_t i = 0; i <= t->mask; i++) {
+    const fj__field_slot *slot = &t->slots[i];
+    if (!slot->vpos) continue;
+    filled++;
+    uint32_t d = (i - (slot->hash & t->mask)) & t->mask;
+    if (d > worst) worst = d;
+  }
+  assert_int_equal(filled, N);
+  assert_true(worst <= FJ__FIELDS_MAX_PROBE);
+  free(doc);
+  fj_parser_free(p);
+}
+
+/* Keys whose hashes all share a home slot (found by trying keys): past
+ * FJ__FIELDS_MAX_PROBE of them the table is given up, and the linear search
+ * answers every lookup as before. */
+static void colliding_keys_give_up_the_table(void **state) {
+  (void)state;
+  enum { N = FJ__FIELDS_MAX_PROBE + 8 };
+  static char keys[N][16];
+  int found = 0;
+  for (unsigned c = 0; found < N; c++) { /* 1 in 1024 keys has the low 10 bits 0 */
+    char k[16];
+    snprintf(k, sizeof k, "k%u", c);
+    if ((fj__key_hash((const uint8_t *)k, strlen(k)) & 1023u) == 0) strcpy(keys[found++], k);
+  }
+  static char doc[N * 24 + 8];
+  size_t len = 0;
+  doc[len++] = '{';
+  for (int i = 0; i < N; i++)
+    len += (size_t)sprintf(doc + len, "%s\"%s\":%d", i ? "," : "", keys[i], i);
+  doc[len++] = '}';
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  fj_value root, val;
+  fj_object o;
+  OK(fj_parser_parse(p, doc, len, &root));
+  OK(fj_value_get_object(&root, &o));
+  for (int i = N - 1; i >= 0; i--) { /* reversed: every lookup after the first wraps */
+    int64_t x;
+    OK(fj_object_find(&o, keys[i], &val));
+    OK(fj_value_get_int64(&val, &x));
+    assert_int_equal(x, i);
+  }
+  assert_false(p->fields.usable); /* the table (slots <= 1024) would chain all N keys */
+  fj_parser_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lookups_follow_the_model),
       cmocka_unit_test(reverse_order_in_a_big_object),
+      cmocka_unit_test(keys_alike_at_both_ends),
+      cmocka_unit_test(colliding_keys_give_up_the_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

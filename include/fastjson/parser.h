@@ -544,8 +544,10 @@ FJ_API fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_l
  *  distinct keys without escapes indexes its fields in a hash table (one
  *  more pass over the fields, memory from the parser's allocator, kept for
  *  the next such object), so reading its fields in any order costs O(1)
- *  per lookup from then on; the answer is the same either way, and if the
- *  memory is not available the search stays linear. On
+ *  per lookup from then on (a hash of every key byte; a table whose keys
+ *  would collide more than 64 deep is given up); the answer is the same
+ *  either way, and if the memory is not available, or the table is given
+ *  up, the search stays linear. On
  *  FJ_ERR_NO_SUCH_FIELD the cursor is where it was. `value` may be NULL,
  *  as in fj_object_next(): whether the field is there (the next step skips
  *  its value).

@@ -39,7 +39,8 @@ static bool reset(fj_parser *p) {
 }
 
 /* Keeps the table at most half full before one more field is added: doubles
- * the slots in use, rehashing into new memory. */
+ * the slots in use, rehashing into new memory. False with no memory, or
+ * when a key would probe too far in the new slots (the table is given up). */
 static bool make_room(fj_parser *p, uint32_t fields) {
   fj__field_table *t = &p->fields;
   uint32_t used = t->mask + 1;
@@ -49,12 +50,16 @@ static bool make_room(fj_parser *p, uint32_t fields) {
   memset(s, 0, 2 * (size_t)used * sizeof *s);
   t->slots = s;
   t->mask = 2 * used - 1;
-  for (uint32_t i = 0; i < used; i++)
-    if (old[i].vpos)
-      *fj__fields_probe(p, p->hot.buf + old[i].key_off, old[i].key_len, old[i].hash) = old[i];
+  bool placed = true;
+  for (uint32_t i = 0; i < used && placed; i++) {
+    if (!old[i].vpos) continue;
+    fj__field_slot *slot =
+        fj__fields_probe(p, p->hot.buf + old[i].key_off, old[i].key_len, old[i].hash);
+    if ((placed = slot != NULL)) *slot = old[i];
+  }
   fj__free(&p->alloc, old, (size_t)t->cap * sizeof *old);
   t->cap = 2 * used;
-  return true;
+  return placed;
 }
 
 /* The position after the container at structural `pos` (bracket matching
@@ -72,8 +77,8 @@ static uint32_t past_container(const fj_parser *p, uint32_t pos) {
 
 /* Indexes the fields of the object at structural `start`. False if the
  * table cannot describe it: too few fields, an escaped or duplicate key, a
- * malformed field, no memory. A scalar value is one structural (the cursor
- * has read or skipped every field once); only containers are walked. */
+ * malformed field, keys whose hashes collide too often, no memory. A scalar value is one structural
+ * (the cursor has read or skipped every field once); only containers are walked. */
 static bool build(fj_parser *p, uint32_t start) {
   if (!reset(p)) return false;
   const uint8_t *const buf = p->hot.buf;
@@ -88,7 +93,7 @@ static bool build(fj_parser *p, uint32_t start) {
     if (fj__find_backslash(p, raw, len) != len || !make_room(p, k)) return false;
     uint32_t h = fj__key_hash(raw, len);
     fj__field_slot *slot = fj__fields_probe(p, raw, len, h);
-    if (slot->vpos) return false; /* a duplicate key */
+    if (!slot || slot->vpos) return false; /* too many collisions, or a duplicate key */
     const uint32_t vpos = pos + 2;
     *slot = (fj__field_slot){(uint32_t)(raw - buf), (uint32_t)len, vpos, h};
     k++;
