@@ -2104,6 +2104,84 @@ static void doubles_against_strtod(void **state) {
   free(json);
 }
 
+/* A step that fails on bad syntax fails the same way, at the same place,
+ * when called again: the cursor did not move past what it could not read
+ * (it used to have moved, and the second call said FJ_ERR_OUT_OF_ORDER at
+ * the object's start). `steps` fields are read first with
+ * fj_object_next_key() (their values not read); then `op` runs twice:
+ * 0 fj_object_next_key, 1 fj_object_find of a missing key, 2 fj_object_next. */
+static void repeat_after_syntax_error(void **state) {
+  (void)state;
+  static const struct {
+    const char *json;
+    uint32_t max_depth;
+    int steps;
+    fj_error want;
+  } cases[] = {
+      {"{\"a\":1,\"b\" 2}", 0, 1, FJ_ERR_EXPECTED_COLON},
+      {"{\"a\":1,\"b\":}", 0, 1, FJ_ERR_EXPECTED_VALUE},
+      {"{\"a\":1,2:3}", 0, 1, FJ_ERR_EXPECTED_KEY},
+      {"{\"a\":1 \"b\":2}", 0, 1, FJ_ERR_EXPECTED_COMMA},
+      {"{\"a\":1,\"b\":[1}}", 0, 2, FJ_ERR_EXPECTED_COMMA},
+      {"{\"a\":1,\"b\":[[[[9]]]],\"c\":2}", 3, 2, FJ_ERR_DEPTH},
+      {"{\"a\":[1,2", 0, 1, FJ_ERR_TRUNCATED},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (int op = 0; op < 3; op++) {
+      fj_parser_options po = {0};
+      po.max_depth = cases[i].max_depth;
+      fj_parser *p;
+      OK(fj_parser_new(&p, &po));
+      fj_value root, v, k;
+      fj_object o;
+      const char *key;
+      size_t n;
+      OK(fj_parser_parse(p, cases[i].json, strlen(cases[i].json), &root));
+      OK(fj_value_get_object(&root, &o));
+      for (int j = 0; j < cases[i].steps; j++)
+        OK(fj_object_next_key(&o, &key, &n, &v));
+      fj_location first = {0, 0, 0}, again = {0, 0, 0};
+      for (int round = 0; round < 2; round++) {
+        fj_error err = op == 0   ? fj_object_next_key(&o, &key, &n, &v)
+                       : op == 1 ? fj_object_find(&o, "zz", &v)
+                                 : fj_object_next(&o, &k, &v);
+        if (err != cases[i].want)
+          fail_msg("case %zu op %d round %d: %s, not %s", i, op, round, fj_error_name(err),
+                   fj_error_name(cases[i].want));
+        EXPECT(fj_parser_last_error(p, round ? &again : &first), cases[i].want);
+      }
+      assert_int_equal(again.offset, first.offset);
+      assert_int_equal(again.line, first.line);
+      assert_int_equal(again.column, first.column);
+      fj_parser_free(p);
+    }
+  }
+  /* arrays: fj_array_next() after one element, twice */
+  static const struct {
+    const char *json;
+    fj_error want;
+  } arrays[] = {{"[1,]", FJ_ERR_EXPECTED_VALUE},
+                {"[1 2]", FJ_ERR_EXPECTED_COMMA},
+                {"[[1,2", FJ_ERR_TRUNCATED},
+                {"[[1},2]", FJ_ERR_EXPECTED_COMMA}};
+  for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
+    fj_parser *p;
+    OK(fj_parser_new(&p, NULL));
+    fj_value root, v;
+    fj_array a;
+    OK(fj_parser_parse(p, arrays[i].json, strlen(arrays[i].json), &root));
+    OK(fj_value_get_array(&root, &a));
+    OK(fj_array_next(&a, &v));
+    fj_location first = {0, 0, 0}, again = {0, 0, 0};
+    EXPECT(fj_array_next(&a, &v), arrays[i].want);
+    EXPECT(fj_parser_last_error(p, &first), arrays[i].want);
+    EXPECT(fj_array_next(&a, &v), arrays[i].want);
+    EXPECT(fj_parser_last_error(p, &again), arrays[i].want);
+    assert_int_equal(again.offset, first.offset);
+    fj_parser_free(p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(types_of_every_kind, setup, teardown),
@@ -2139,6 +2217,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(missing_field_keeps_found_value, setup, teardown),
       /* last: under UBSan a failure here ends the program */
       cmocka_unit_test_setup_teardown(find_empty_key_null_pointer, setup, teardown),
+      cmocka_unit_test(repeat_after_syntax_error),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,7 +211,11 @@ typedef struct fj_location {
 FJ_API fj_error fj_parser_new(fj_parser **out, const fj_parser_options *opts);
 
 /** Frees a parser and all memory it owns. Every string pointer it returned
- *  becomes invalid. NULL is ignored. */
+ *  becomes invalid, and so does every handle and iteration of its
+ *  documents: they point at the parser, so no call may be made with them
+ *  afterwards (unlike a handle of an earlier document, which the parser
+ *  refuses with FJ_ERR_STALE_DOCUMENT, this cannot be detected). NULL is
+ *  ignored. */
 FJ_API void fj_parser_free(fj_parser *parser);
 
 /** Parses a document lazily: runs stage 1 over `len` bytes at `json` and

@@ -72,13 +72,22 @@ fj_error fj__mismatched_close(fj_parser *p, uint32_t close) {
 
 /* Skips the container whose opening bracket is at the cursor. */
 static fj_error skip_container(fj_parser *p) {
-  uint32_t depth = p->hot.depth, open = p->hot.pos;
+  const uint32_t depth = p->hot.depth, open = p->hot.pos;
+  const uint64_t cur = p->hot.cur;
   if (depth + 1 > p->hot.max_depth) return fj__fail(p, FJ_ERR_DEPTH, fj__offset(p, p->hot.pos));
   p->hot.pos++;
   p->hot.depth = depth + 1;
   fj_error err = fj__skip_to_depth(p, depth);
   if (!err) err = fj__check_pair(p, open, p->hot.pos - 1);
-  if (!err) p->hot.left = fj__left_word(open, p->hot.pos);
+  if (!err) {
+    p->hot.left = fj__left_word(open, p->hot.pos);
+    return FJ_OK;
+  }
+  /* the cursor goes back to the bracket: the same call again skips again
+   * and reports the same error, not a cursor it cannot account for */
+  p->hot.pos = open;
+  p->hot.depth = depth;
+  p->hot.cur = cur;
   return err;
 }
 
@@ -201,7 +210,15 @@ static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uin
   if (!fj__entry_open(p, serial, depth) || state != FJ_ITER_MIDDLE ||
       p->hot.open_at[depth + 1] != last)
     return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
-  return fj__skip_to_depth(p, depth);
+  const uint32_t pos = p->hot.pos, inner = p->hot.depth;
+  const uint64_t cur = p->hot.cur;
+  fj_error err = fj__skip_to_depth(p, depth);
+  if (err) { /* as skip_container(): back to where the skip began */
+    p->hot.pos = pos;
+    p->hot.depth = inner;
+    p->hot.cur = cur;
+  }
+  return err;
 }
 
 fj_error fj__check_value_slow(const fj_value *v) {
@@ -244,18 +261,19 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   uint32_t pos = p->hot.pos;
   uint8_t c = fj__char(p, pos);
   if (FJ_LIKELY(a->state == FJ_ITER_MIDDLE)) {
-    if (FJ_LIKELY(c == ',')) {
+    if (FJ_LIKELY(c == ','))
       c = fj__char(p, ++pos);
-      p->hot.pos = pos;
-    } else if (c == ']') {
+    else if (c == ']')
       return close_container(p, a->start, &a->state);
-    } else {
+    else
       return expected_comma(p, pos);
-    }
   } else if (c == ']') {
     return close_container(p, a->start, &a->state);
   }
+  /* the cursor moves only with an element: after an error it stays, and the
+   * same call again reports the same error */
   if (FJ_UNLIKELY(!fj__is_value_start(c))) return expected_value(p, pos);
+  p->hot.pos = pos;
   a->state = FJ_ITER_MIDDLE;
   a->last = pos;
   p->hot.handed = pos; /* the cursor stays on it */
@@ -372,8 +390,9 @@ fj_error fj_array_at(fj_array *a, size_t i, fj_value *elem) {
 }
 
 /* Reads one field at the cursor (which is at ',' / '}' or, in a fresh
- * iteration, at the first key). *closed is set when the object ends there;
- * the cursor then stays on the '}'. */
+ * iteration, at the first key) and moves the cursor onto its value. *closed
+ * is set when the object ends there; the cursor then stays on the '}'. On an
+ * error the cursor stays: the same call again reports the same error. */
 static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_pos, bool *closed) {
   uint32_t pos = p->hot.pos;
   uint8_t c = fj__char(p, pos);
@@ -381,7 +400,6 @@ static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_po
   if (FJ_LIKELY(state == FJ_ITER_MIDDLE)) {
     if (FJ_LIKELY(c == ',')) {
       c = fj__char(p, ++pos);
-      p->hot.pos = pos;
     } else if (c == '}') {
       *closed = true;
       return FJ_OK;
@@ -399,8 +417,9 @@ static inline fj_error read_field(fj_parser *p, uint32_t state, uint32_t *key_po
   if (FJ_UNLIKELY(fj__char(p, pos + 1) != ':'))
     return fj__fail(p, pos + 1 >= p->hot.n ? FJ_ERR_TRUNCATED : FJ_ERR_EXPECTED_COLON,
                     fj__offset(p, pos + 1));
-  p->hot.pos = pos += 2;
+  pos += 2;
   if (FJ_UNLIKELY(!fj__is_value_start(fj__char(p, pos)))) return expected_value(p, pos);
+  p->hot.pos = pos;
   return FJ_OK;
 }
 
