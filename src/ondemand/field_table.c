@@ -77,8 +77,9 @@ static uint32_t past_container(const fj_parser *p, uint32_t pos) {
 
 /* Indexes the fields of the object at structural `start`. False if the
  * table cannot describe it: too few fields, an escaped or duplicate key, a
- * malformed field, keys whose hashes collide too often, no memory. A scalar value is one structural
- * (the cursor has read or skipped every field once); only containers are walked. */
+ * malformed field, keys whose hashes collide too often, no memory. A
+ * scalar value is one structural (the cursor has read or skipped every
+ * field once); only containers are walked. */
 static bool build(fj_parser *p, uint32_t start) {
   if (!reset(p)) return false;
   const uint8_t *const buf = p->hot.buf;
