@@ -462,7 +462,10 @@ def environment(args, contexts, info):
         vers.append(f"{name} {v} (`{DEB[name]}`)" if v else f"{name}: not installed")
     lines.append("- **Peers** (Debian packages): " + "; ".join(vers))
     commit = run(["git", "-C", args.root, "rev-parse", "--short", "HEAD"])
-    dirty = run(["git", "-C", args.root, "status", "--porcelain", "--untracked-files=no"])
+    # changes to what this run writes itself (this file, the charts) do not
+    # make the measured code differ from the commit
+    dirty = run(["git", "-C", args.root, "status", "--porcelain", "--untracked-files=no", "--",
+                 ".", ":!BENCHMARKS.md", ":!bench/charts"])
     lines.append(f"- **fastjson**: commit `{commit or 'unknown'}`"
                  + (" plus uncommitted changes in the working tree" if dirty else ""))
     loads = [c.get("load_avg") for c in contexts if c.get("load_avg")]
