@@ -324,9 +324,10 @@ FJ_API fj_error fj_value_get_uint64(const fj_value *v, uint64_t *out);
  *  fallback). `-0` gives -0.0; underflow gives a subnormal or zero.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
  *          FJ_ERR_WRONG_TYPE; FJ_ERR_BAD_NUMBER; FJ_ERR_TRUNCATED (as
- *          fj_value_get_int64()); FJ_ERR_NUMBER_RANGE (the magnitude rounds above DBL_MAX, e.g.
- * `1e400`; *out is then ±inf, the value in the direction it overflowed); FJ_ERR_STALE_DOCUMENT;
- * FJ_ERR_OUT_OF_ORDER. Other errors leave *out unchanged. */
+ *          fj_value_get_int64()); FJ_ERR_NUMBER_RANGE (the magnitude rounds
+ *          above DBL_MAX, e.g. `1e400`; *out is then ±inf, the value in the
+ *          direction it overflowed); FJ_ERR_STALE_DOCUMENT;
+ *          FJ_ERR_OUT_OF_ORDER. Other errors leave *out unchanged. */
 FJ_API fj_error fj_value_get_double(const fj_value *v, double *out);
 
 /** What fj_value_get_number() found (fj_number.kind). */

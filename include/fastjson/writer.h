@@ -17,7 +17,8 @@
  *   fj_buffer out = {0};          // C++: fj_buffer out{};
  *   fj_writer *w;
  *   fj_writer_new(&w, NULL, fj_sink_buffer(&out));
- *   fj_writer_begin_object(w);
+ *   fj_writer_begin_object(w);    // each call returns an fj_error: check
+ *                                 // them all (left out here for brevity)
  *   fj_writer_key(w, "pi");
  *   fj_writer_double(w, 3.14159);
  *   fj_writer_end_object(w);
@@ -254,11 +255,17 @@ FJ_API fj_error fj_writer_flush(fj_writer *w);
 /** Ends the document: checks that exactly one complete root value was
  *  written, adds the final newline when pretty, and flushes. A buffer sink's
  *  data is then NUL-terminated. Calling it again does nothing more.
+ *  A refused event (an error from an earlier call) wrote nothing and is
+ *  not remembered: check every call, or the events after it may pair up
+ *  differently (a value refused after a key leaves the key waiting for the
+ *  next value).
  *  @return FJ_OK; the sink's error if an earlier call got one (it sticks,
- *          so it comes before any of the following); FJ_ERR_EMPTY if no value was written;
- * FJ_ERR_TRUNCATED if an array or object is open, or a key waits for its value (nothing is flushed
- * then: write the rest and call again); FJ_ERR_BUFFER_TOO_SMALL if the output did not fit a fixed
- * buffer (its `needed` is then the exact size); FJ_ERR_INVALID_ARG; the sink's error. */
+ *          so it comes before any of the following), or this flush's;
+ *          FJ_ERR_EMPTY if no value was written; FJ_ERR_TRUNCATED if an
+ *          array or object is open, or a key waits for its value (nothing
+ *          is flushed then: write the rest and call again);
+ *          FJ_ERR_BUFFER_TOO_SMALL if the output did not fit a fixed buffer
+ *          (its `needed` is then the exact size); FJ_ERR_INVALID_ARG. */
 FJ_API fj_error fj_writer_finish(fj_writer *w);
 
 /** The number of output bytes produced so far (including buffered ones),
