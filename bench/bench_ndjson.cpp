@@ -18,11 +18,11 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <cstring>
+#include <cstdlib>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fastjson.h"

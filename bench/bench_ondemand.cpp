@@ -31,13 +31,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include <cmath>
 #include <cstdint>
-#include <cstring>
-#include <map>
 #include <string>
-#include <utility>
-#include <vector>
 
 #include "fastjson.h"
 

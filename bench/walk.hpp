@@ -18,6 +18,8 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "fastjson.h"
 
