@@ -473,6 +473,83 @@ static void ndjson_batch_sizes(void **state) {
   free(in);
 }
 
+/* Stage 1 marks the 64-byte blocks of a batch that hold a backslash (and,
+ * validating, a \u escape), counted from the batch's first byte, and its
+ * documents read strings through those marks. Lines of every length move
+ * escaped strings, clean short ones and clean long ones across every offset
+ * within a block, and only every fourth line holds escapes (a document
+ * whose blocks were counted from its own start would find the clean marks
+ * of the batch's first lines). Each string must read as the text it was
+ * built from, never its raw escape, and each lone surrogate must still be
+ * an error when the stream validates. Oracle: the strings the test builds. */
+static void escapes_at_every_block_offset(void **state) {
+  (void)state;
+  enum { LINES = 130 };
+  const size_t cap = LINES * 320;
+  char *in = malloc(cap), *pad = malloc(LINES + 1), *tail = malloc(81);
+  memset(tail, 'c', 80);
+  tail[80] = 0;
+  size_t len = 0;
+  for (int i = 0; i < LINES; i++) {
+    memset(pad, 'a', (size_t)i);
+    pad[i] = 0;
+    /* escaped: [pad, "q\"u" + 70 'c', "x\u00e9y", 80 'c', "\ud800" or "z"];
+     * clean: the same without escapes (q'u, the UTF-8 of U+00E9) */
+    const bool esc = i % 4 == 3;
+    len += (size_t)snprintf(in + len, cap - len, "[\"%s\",\"q%su%.70s\",\"x%sy\",\"%s\",\"%s\"]\n",
+                            pad, esc ? "\\\"" : "'", tail, esc ? "\\u00e9" : "\xC3\xA9", tail,
+                            i % 8 == 3 ? "\\ud800" : "z");
+  }
+  for (int validate = 0; validate < 2; validate++) {
+    fj_stream_options o = {.flags = validate ? FJ_STREAM_VALIDATE : 0};
+    fj_stream *s;
+    fj_document doc;
+    fj_error err;
+    OK(fj_stream_new_buffer(&s, in, len, &o));
+    for (int i = 0; i < LINES; i++) {
+      err = fj_stream_next(s, &doc);
+      if (validate && i % 8 == 3) { /* the lone surrogate, wherever it lies */
+        EXPECT(err, FJ_ERR_BAD_SURROGATE);
+        continue;
+      }
+      OK(err);
+      fj_array a;
+      fj_value v;
+      const char *str;
+      size_t n;
+      OK(fj_value_get_array(&doc.root, &a));
+      OK(fj_array_next(&a, &v));
+      OK(fj_value_get_string(&v, &str, &n));
+      assert_int_equal(n, (size_t)i);
+      OK(fj_array_next(&a, &v));
+      OK(fj_value_get_string(&v, &str, &n));
+      assert_int_equal(n, 73);
+      assert_memory_equal(str, i % 4 == 3 ? "q\"u" : "q'u", 3);
+      assert_memory_equal(str + 3, tail, 70);
+      OK(fj_array_next(&a, &v));
+      OK(fj_value_get_string(&v, &str, &n));
+      assert_int_equal(n, 4);
+      assert_memory_equal(str, "x\xC3\xA9y", 4);
+      OK(fj_array_next(&a, &v));
+      OK(fj_value_get_string(&v, &str, &n));
+      assert_int_equal(n, 80);
+      assert_memory_equal(str, tail, 80);
+      OK(fj_array_next(&a, &v));
+      if (i % 8 != 3) {
+        OK(fj_value_get_string(&v, &str, &n));
+        assert_int_equal(n, 1);
+      } else { /* not validating: found when read */
+        EXPECT(fj_value_get_string(&v, &str, &n), FJ_ERR_BAD_SURROGATE);
+      }
+    }
+    EXPECT(fj_stream_next(s, &doc), FJ_END);
+    fj_stream_free(s);
+  }
+  free(in);
+  free(pad);
+  free(tail);
+}
+
 /* ---- JSON text sequences (RFC 7464) ---------------------------------------- */
 
 static void json_seq(void **state) {
@@ -1525,6 +1602,7 @@ int main(void) {
       cmocka_unit_test(error_columns),
       cmocka_unit_test(ndjson_cursor),
       cmocka_unit_test(ndjson_batch_sizes),
+      cmocka_unit_test(escapes_at_every_block_offset),
       cmocka_unit_test(json_seq),
       cmocka_unit_test(concatenated),
       cmocka_unit_test(cut_off_scalars),

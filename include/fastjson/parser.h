@@ -128,9 +128,11 @@ typedef struct fj__cursor {
    * an array iteration finds the cursor on its first element both before
    * and after another copy handed that element out; this tells which. */
   uint32_t handed;
-  /* byte k 0: the 64 bytes from offset 64 * k hold no backslash and do not
-   * begin with an escaped byte (or NULL: not known) */
-  const uint8_t *bs_blocks;
+  /* byte k 0: the 64 bytes from bs_base + 64 * k hold no backslash and do
+   * not begin with an escaped byte (or NULL: not known). bs_base is buf,
+   * or for a stream's document the first byte of the batch stage 1 ran
+   * over, which the document lies in (documents do not start on a block). */
+  const uint8_t *bs_blocks, *bs_base;
   bool backslashes; /* whether the document holds a backslash at all */
   /* a run of 64-byte blocks without a backslash that a string was found
    * in (fj__clean_window), from clean_lo up to before clean_hi; both NULL
@@ -895,11 +897,12 @@ static FJ__ALWAYS_INLINE bool fj__blocks_zero(const uint8_t *map, size_t b0, siz
 
 /* Whether stage 1 saw no backslash in the 64-byte blocks that hold the
  * bytes from s to last (both in the document). False when it cannot tell:
- * no block bytes (a stream's document). */
+ * no block bytes. */
 static FJ__ALWAYS_INLINE bool fj__blocks_clean(const fj__cursor *c, const uint8_t *s,
                                                const uint8_t *last) {
   if (!c->bs_blocks) return false;
-  return fj__blocks_zero(c->bs_blocks, (size_t)(s - c->buf) >> 6, (size_t)(last - c->buf) >> 6);
+  return fj__blocks_zero(c->bs_blocks, (size_t)(s - c->bs_base) >> 6,
+                         (size_t)(last - c->bs_base) >> 6);
 }
 
 /* Sets c->clean_lo and c->clean_hi to the run of blocks without a

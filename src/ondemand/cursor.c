@@ -338,7 +338,9 @@ static inline uint8_t leaf_char(const fj_parser *p, uint32_t pos) {
 }
 
 void fj__clean_window(fj__cursor *c, const uint8_t *s) {
-  const size_t b = (size_t)(s - c->buf) >> 6, blocks = (c->len + 63) >> 6;
+  /* blocks up to the document's end (a stream's batch may go on) */
+  const size_t b = (size_t)(s - c->bs_base) >> 6,
+               blocks = ((size_t)(c->buf - c->bs_base) + c->len + 63) >> 6;
   size_t next = b;        /* the first block with a backslash from b on, or blocks */
   while (next < blocks) { /* 8 map bytes a load (8 zeroed bytes of slack follow them) */
     uint64_t w;
@@ -353,8 +355,8 @@ void fj__clean_window(fj__cursor *c, const uint8_t *s) {
     }
     next += 8;
   }
-  c->clean_lo = c->buf + (b << 6);
-  c->clean_hi = next >= blocks ? c->buf + c->len : c->buf + (next << 6);
+  c->clean_lo = c->bs_base + (b << 6);
+  c->clean_hi = next >= blocks ? c->buf + c->len : c->bs_base + (next << 6);
 }
 
 fj_error(fj_array_next)(fj_array *a, fj_value *elem) {

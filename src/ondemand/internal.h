@@ -79,11 +79,15 @@ struct fj_parser {
   /* whether stage 1 saw a \u escape in the document (or its stream's
    * batch): if not, stage 1 has already checked every string completely */
   bool u_escapes, batch_u_escapes;
-  /* byte k 1: the 64 bytes from offset 64 * k hold the 'u' of a \u escape
-   * (fj__stage1_result.u_blocks); NULL for a stream's documents and
-   * after fj_parser_parse(), which does not ask stage 1 for them */
+  /* byte k 1: the 64 bytes from hot.bs_base + 64 * k hold the 'u' of a \u
+   * escape (fj__stage1_result.u_blocks); NULL after fj_parser_parse() and
+   * for the documents of a stream that does not validate, which do not ask
+   * stage 1 for them */
   const uint8_t *u_blocks;
   bool batch_backslashes; /* hot.backslashes of the stream's batch */
+  /* the stream's batch: its first byte and its block bytes (u: NULL or as
+   * u_blocks), which its documents adopt (fj__parser_adopt) */
+  const uint8_t *batch_buf, *batch_bs_blocks, *batch_u_blocks;
   /* Serials: each document and each container entry gets the next one, and
    * they are never reset, so a serial names one entry for the parser's
    * lifetime. A handle stores its parent's; it is valid while that entry is
@@ -425,14 +429,17 @@ void fj__fields_free(fj_parser *p);
  * document to the cursor as a window of that index. */
 
 /* Stage 1 over `len` bytes into the parser's index (*n entries, offsets from
- * buf). The parser then holds no document. Errors as the kernels'. */
-fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uint32_t *n,
-                               size_t *err_offset);
+ * buf), with the backslash block bytes, and the \u block bytes if
+ * `u_blocks` (for validation). The parser then holds no document. Errors as
+ * the kernels'. */
+fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, bool u_blocks,
+                               uint32_t *n, size_t *err_offset);
 
 /* Makes `doc` (`len` bytes) the current document, its index the first `n`
  * entries of the parser's index, which the caller has rebased to doc (the
- * stream moves a document's entries of the last batch scan there). Then the
- * checks and errors of fj_parser_parse(). */
+ * stream moves a document's entries of the last batch scan there), and the
+ * batch's block bytes its block bytes. Then the checks and errors of
+ * fj_parser_parse(). */
 fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32_t n,
                           fj_value *root);
 

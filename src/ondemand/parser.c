@@ -112,7 +112,8 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->text_goes_on = false;
   p->hot.n = 0;
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
-  p->hot.bs_blocks = NULL; /* a stream's documents have none (not at block offsets) */
+  p->hot.bs_blocks = NULL;
+  p->hot.bs_base = p->hot.buf;
   p->hot.clean_lo = p->hot.clean_hi = NULL; /* the old window may lie in the new buffer */
   p->hot.left = UINT64_MAX;
   p->hot.handed = 0;
@@ -181,17 +182,22 @@ fj_error fj__parse_for_validation(fj_parser *p, const void *json, size_t len, fj
 
 /* ---- streams: one stage-1 run over a batch of documents --------------------- */
 
-fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, uint32_t *n,
-                               size_t *err_offset) {
+fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, bool u_blocks,
+                               uint32_t *n, size_t *err_offset) {
   begin_document(p, buf, 0);
   *n = 0;
   if (len > FJ_MAX_DOCUMENT_SIZE) return FJ_ERR_CAPACITY; /* before buf + len: see above */
   p->batch_read_end = buf + len;
   if (reserve_index(p, len)) return FJ_ERR_NOMEM;
-  fj__stage1_result res = {0, true, true, 0, NULL, NULL}; /* no block bytes for a batch */
+  fj__stage1_result res = {0, true, true, 0, bs_bytes(p), u_blocks ? u_bytes(p) : NULL};
+  memset(res.bs_blocks, 0, MAP_BYTES(len));
+  if (u_blocks) memset(res.u_blocks, 0, MAP_BYTES(len));
   fj_error err = fj__kernel_active()->stage1(buf, len, p->hot.idx, &res);
   *n = res.n;
   *err_offset = res.err_offset;
+  p->batch_buf = buf;
+  p->batch_bs_blocks = res.bs_blocks;
+  p->batch_u_blocks = res.u_blocks;
   p->batch_u_escapes = res.u_escapes;
   p->batch_backslashes = res.backslashes;
   return err;
@@ -204,6 +210,10 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
   p->hot.n = n;
   p->u_escapes = p->batch_u_escapes;
   p->hot.backslashes = p->batch_backslashes;
+  /* the batch's block bytes, counted from its first byte */
+  p->hot.bs_blocks = p->batch_bs_blocks;
+  p->u_blocks = p->batch_u_blocks;
+  p->hot.bs_base = p->batch_buf;
   return finish_document(p, root);
 }
 

@@ -391,8 +391,8 @@ static fj_error scan_batch(fj_stream *s, uint8_t sep) {
     s->batch_indexed = false;
     if (len > s->max_doc && !memchr(s->data + s->pos, sep, len - 1))
       return FJ_OK; /* one oversized document: reported without scanning */
-    fj_error err =
-        fj__parser_scan_batch(s->parser, s->data + s->pos, len, &s->batch_n, &err_offset);
+    fj_error err = fj__parser_scan_batch(s->parser, s->data + s->pos, len,
+                                         s->flags & FJ_STREAM_VALIDATE, &s->batch_n, &err_offset);
     if (err == FJ_ERR_NOMEM) return err;
     if (!err) {
       s->batch_indexed = true;

@@ -101,8 +101,8 @@ static inline bool plain_number_ok(const uint8_t *s, const uint8_t *end, const u
  * blocks often hold a \n but rarely a \u: 16% of its validation). */
 static inline bool no_u_escape(const fj_parser *p, const uint8_t *s, const uint8_t *last) {
   if (!p->u_blocks) return false;
-  return fj__blocks_zero(p->u_blocks, (size_t)(s - p->hot.buf) >> 6,
-                         (size_t)(last - p->hot.buf) >> 6);
+  return fj__blocks_zero(p->u_blocks, (size_t)(s - p->hot.bs_base) >> 6,
+                         (size_t)(last - p->hot.bs_base) >> 6);
 }
 
 /* fj__check_scalar(), with the common cases inline (forced: gcc kept it a
