@@ -625,6 +625,61 @@ static void concatenated(void **state) {
   recs_free(&rs);
 }
 
+/* The end of the input cut a string off inside a character: truncated, at
+ * the string's opening quote, as when the cut falls between characters
+ * (stage 1 sees the unfinished UTF-8 first). A byte that cannot continue
+ * the character, an NDJSON line's end after it, or an unfinished character
+ * outside a string stays bad UTF-8. Every format, and every chunk size for
+ * NDJSON.
+ * Oracle: the error and offset of the same document cut between
+ * characters. */
+static void every_chunk_size(const char *in, size_t len, fj_stream_options o, const recs *ref);
+
+static void cut_inside_a_character(void **state) {
+  (void)state;
+  static const struct {
+    const char *tail;
+    fj_error err;
+    bool newline; /* ends an NDJSON record; a sequence's is trimmed and cut */
+  } cases[] = {
+      {"{\"b\":\"caf\xC3", FJ_ERR_TRUNCATED, false},
+      {"{\"b\":\"caf\xE2\x82", FJ_ERR_TRUNCATED, false},
+      {"[\"\xF0\x9F\x98", FJ_ERR_TRUNCATED, false},
+      {"\"\xF4\x8F", FJ_ERR_TRUNCATED, false},
+      {"{\"b\":\"caf\xC3(", FJ_ERR_UTF8, false},    /* not a continuation byte */
+      {"{\"b\":\"caf\xED\xA0", FJ_ERR_UTF8, false}, /* a surrogate, never a character */
+      {"{\"b\":\"caf\xC3\n", FJ_ERR_UTF8, true},
+      {"[1,\xC3", FJ_ERR_UTF8, false}, /* outside a string */
+  };
+  const fj_stream_format formats[] = {FJ_STREAM_NDJSON, FJ_STREAM_JSON_SEQ, FJ_STREAM_CONCATENATED};
+  for (size_t f = 0; f < 3; f++)
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+      char in[64];
+      const char *head = formats[f] == FJ_STREAM_JSON_SEQ ? "\x1E{\"a\":1}\n\x1E" : "{\"a\":1}\n";
+      int n = snprintf(in, sizeof in, "%s%s", head, cases[i].tail);
+      fj_stream_options o = {.format = formats[f]};
+      recs rs = collect_buffer(in, (size_t)n, &o);
+      assert_int_equal(rs.n, 2);
+      EXPECT(rs.r[0].err, FJ_OK);
+      const fj_error want =
+          cases[i].newline && formats[f] == FJ_STREAM_JSON_SEQ ? FJ_ERR_TRUNCATED : cases[i].err;
+      EXPECT(rs.r[1].err, want);
+      if (want == FJ_ERR_TRUNCATED) { /* where the cut between characters reports */
+        char between[64];
+        size_t k = (size_t)n;
+        while ((uint8_t)in[k - 1] >= 0x80)
+          k--;
+        memcpy(between, in, k);
+        recs ref = collect_buffer(between, k, &o);
+        EXPECT(ref.r[1].err, FJ_ERR_TRUNCATED);
+        assert_int_equal(rs.r[1].error_offset, ref.r[1].error_offset);
+        recs_free(&ref);
+      }
+      if (formats[f] == FJ_STREAM_NDJSON) every_chunk_size(in, (size_t)n, o, &rs);
+      recs_free(&rs);
+    }
+}
+
 /* A number or literal at the end of a document's text is FJ_ERR_TRUNCATED
  * only when the end of the input cut it off: followed by whitespace or a
  * separator it is malformed, as fj_parser_validate() says of the same bytes
@@ -1606,6 +1661,7 @@ int main(void) {
       cmocka_unit_test(json_seq),
       cmocka_unit_test(concatenated),
       cmocka_unit_test(cut_off_scalars),
+      cmocka_unit_test(cut_inside_a_character),
       cmocka_unit_test(chunked_ndjson),
       cmocka_unit_test(chunked_concatenated_and_seq),
       cmocka_unit_test(oversized_documents),

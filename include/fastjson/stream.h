@@ -243,7 +243,9 @@ FJ_API void fj_stream_free(fj_stream *s);
  *          with FJ_STREAM_VALIDATE every error of fj_parser_validate());
  *          FJ_ERR_TRUNCATED (brackets left open, including a last document
  *          cut off by the end of the input, whose unclosed string is also
- *          reported as FJ_ERR_TRUNCATED; with FJ_STREAM_VALIDATE so is its
+ *          reported as FJ_ERR_TRUNCATED, even when the cut fell inside a
+ *          character (the bytes of an unfinished UTF-8 character at the
+ *          end of a string); with FJ_STREAM_VALIDATE so is its
  *          cut-off number or literal, which without it the getter that reads
  *          the value reports as FJ_ERR_TRUNCATED; a number or literal followed
  *          by whitespace or a separator, as `1e+` or `tru` on an NDJSON line,

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ondemand/stream_internal.h"
+#include "scan/utf8_scalar.h"
 #include "util/alloc.h"
 
 /* ---- creating and freeing ----------------------------------------------------- */
@@ -329,6 +330,29 @@ static bool seq_truncated(const fj_stream *s, size_t b) {
   return b >= s->end || !fj__is_ws(s->data[b]);
 }
 
+/* Whether the n bytes at t begin a UTF-8 character that they do not finish. */
+static bool unfinished_character(const uint8_t *t, size_t n) {
+  fj__utf8_dfa st = {0, 0, 0};
+  for (size_t i = 0; i < n; i++)
+    if (!fj__utf8_step(&st, t[i]) || (i && !st.need)) return false;
+  return st.need != 0;
+}
+
+/* A document the end of the input cut off inside a string is truncated, also
+ * when the cut fell inside a character (stage 1 then saw bad UTF-8 first):
+ * when the document's bytes end in an unfinished character and the text
+ * before it ends inside a string. The error stays as it was otherwise. */
+static fj_error cut_in_string(fj_stream *s, size_t a, size_t b, fj_error err) {
+  fj_parser *p = s->parser;
+  const size_t at = p->err_offset;
+  if (err != FJ_ERR_UTF8 || at >= b - a || !unfinished_character(s->data + a + at, b - a - at))
+    return err;
+  fj_value root;
+  s->batch_indexed = false; /* the parse below overwrites the index */
+  if (fj_parser_parse(p, s->data + a, at, &root) == FJ_ERR_UNCLOSED_STRING) return FJ_ERR_TRUNCATED;
+  return fj__fail(p, err, at); /* the parse above replaced the error */
+}
+
 fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_document *doc) {
   /* every field is set below: no memset (its start-up cost shows per document) */
   doc->error = FJ_OK;
@@ -358,6 +382,7 @@ fj_error fj__stream_deliver(fj_stream *s, size_t a, size_t b, bool cut, fj_docum
   if (!err)
     err = s->flags & FJ_STREAM_VALIDATE ? fj__validate_document(p) : check_balance(p, closed);
   if (err == FJ_ERR_UNCLOSED_STRING && cut) err = FJ_ERR_TRUNCATED;
+  if (err == FJ_ERR_UTF8 && cut) err = cut_in_string(s, a, b, err);
   if (!err) return FJ_OK;
   doc->root = (fj_value){0};
   return fj__stream_doc_error(s, doc, err, p->err_offset);
