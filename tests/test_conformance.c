@@ -1,12 +1,15 @@
 /* JSONTestSuite (nst/JSONTestSuite, test_parsing/): every y_ file must be
- * accepted, every n_ file rejected, and i_ files must not crash. The file
- * name prefix is the oracle. Accepted files are also walked with the cursor,
- * reading every scalar, which must succeed too. */
+ * accepted, every n_ file rejected, and each i_ file validated as the
+ * README's conformance table says. The file name is the oracle. Accepted
+ * files are also walked with the cursor, reading every scalar, which must
+ * succeed too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <string.h>
 
 #include "fastjson.h"
 #include "test_util.h"
@@ -56,6 +59,17 @@ static fj_error walk(fj_value *v) {
   return fj_value_is_null(v, &isnull);
 }
 
+/* What the README's table says validation gives for an i_ file. */
+static fj_error readme_says(const char *name) {
+  if (!strncmp(name, "i_number_", 9) || !strcmp(name, "i_structure_500_nested_arrays.json"))
+    return FJ_OK; /* valid grammar */
+  if (!strcmp(name, "i_structure_UTF-8_BOM_empty_object.json")) return FJ_ERR_BOM;
+  if (strstr(name, "_no_BOM"))
+    return FJ_ERR_EXPECTED_VALUE; /* UTF-16: a NUL where a value is due */
+  if (strstr(name, "surrogate") && !strstr(name, "UTF8_surrogate")) return FJ_ERR_BAD_SURROGATE;
+  return FJ_ERR_UTF8; /* invalid UTF-8, UTF-16 with a BOM */
+}
+
 static void run_prefix(char prefix) {
   size_t count, checked = 0, failures = 0;
   char **names = fj_test_list_dir(SUITE, ".json", &count);
@@ -82,8 +96,10 @@ static void run_prefix(char prefix) {
     } else if (prefix == 'n' && err == FJ_OK) {
       printf("ACCEPTED %s\n", names[i]);
       failures++;
-    } else if (prefix == 'i') {
-      printf("%s: %s\n", names[i], err ? fj_error_name(err) : "accepted");
+    } else if (prefix == 'i' && err != readme_says(names[i])) {
+      printf("%s: %s, the README says %s\n", names[i], fj_error_name(err),
+             fj_error_name(readme_says(names[i])));
+      failures++;
     }
     free(buf);
   }
@@ -104,7 +120,7 @@ static void rejects_every_n_file(void **state) {
   run_prefix('n');
 }
 
-static void survives_every_i_file(void **state) {
+static void i_files_as_the_readme_says(void **state) {
   (void)state;
   run_prefix('i');
 }
@@ -113,7 +129,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(accepts_every_y_file),
       cmocka_unit_test(rejects_every_n_file),
-      cmocka_unit_test(survives_every_i_file),
+      cmocka_unit_test(i_files_as_the_readme_says),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
