@@ -1444,6 +1444,68 @@ static void test_text_into_fixed_buffers(void **state) {
   fj_file_free(&doc);
 }
 
+/* A fixed buffer that already overflowed stores nothing more (sink.h): a
+ * writer started on it only counts, as the sink and fj_minify() do, so
+ * `needed` grows by the new output and finish reports the overflow. The
+ * writer used to write into it directly again: after "[1,...,9]" (19
+ * bytes, cap 10: len 1, needed 19) a second document `7` returned FJ_OK
+ * with len 2, needed 2 and data "[7". */
+static void test_fixed_after_overflow(void **state) {
+  (void)state;
+  char mem[16], want[16];
+  for (int via_new = 0; via_new < 2; via_new++) {
+    memset(mem, '.', sizeof mem);
+    fj_fixed_buffer fb = {mem, 10, 0, 0};
+    fj_writer *w;
+    assert_int_equal(fj_writer_new(&w, NULL, fj_sink_fixed(&fb)), FJ_OK);
+    assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+    for (int i = 1; i <= 9; i++)
+      assert_int_equal(fj_writer_int64(w, i), FJ_OK);
+    assert_int_equal(fj_writer_end_array(w), FJ_OK);
+    assert_int_equal(fj_writer_finish(w), FJ_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(fb.needed, 19);
+    size_t stored = fb.len;
+    assert_true(stored <= 10);
+    memcpy(want, mem, sizeof mem);
+    if (via_new) {
+      fj_writer_free(w);
+      assert_int_equal(fj_writer_new(&w, NULL, fj_sink_fixed(&fb)), FJ_OK);
+    } else {
+      assert_int_equal(fj_writer_reset(w, fj_sink_fixed(&fb)), FJ_OK);
+    }
+    assert_int_equal(fj_writer_int64(w, 7), FJ_OK);
+    assert_int_equal(fj_writer_flush(w), FJ_OK); /* counted only */
+    assert_int_equal(fb.len, stored);
+    assert_int_equal(fb.needed, 20);
+    assert_int_equal(fj_writer_finish(w), FJ_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(fb.len, stored);
+    assert_int_equal(fb.needed, 20);
+    assert_memory_equal(mem, want, sizeof mem); /* nothing more stored */
+    fj_writer_free(w);
+  }
+  /* fj_minify() on such a buffer does the same */
+  memset(mem, '.', sizeof mem);
+  fj_fixed_buffer fb = {mem, 10, 0, 0};
+  assert_int_equal(fj_minify(parser(), "[1,2,3,4,5,6,7,8,9]", 19, fj_sink_fixed(&fb)),
+                   FJ_ERR_BUFFER_TOO_SMALL);
+  assert_int_equal(fb.needed, 19);
+  assert_int_equal(fj_minify(parser(), "7", 1, fj_sink_fixed(&fb)), FJ_ERR_BUFFER_TOO_SMALL);
+  assert_int_equal(fb.needed, 20);
+  /* a buffer that took a whole output still takes the next one after it */
+  fb = (fj_fixed_buffer){mem, 10, 0, 0};
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, NULL, fj_sink_fixed(&fb)), FJ_OK);
+  assert_int_equal(fj_writer_int64(w, 12), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_int_equal(fj_writer_reset(w, fj_sink_fixed(&fb)), FJ_OK);
+  assert_int_equal(fj_writer_int64(w, 345), FJ_OK);
+  assert_int_equal(fj_writer_finish(w), FJ_OK);
+  assert_int_equal(fb.len, 5);
+  assert_int_equal(fb.needed, 5);
+  assert_memory_equal(mem, "12345", 5);
+  fj_writer_free(w);
+}
+
 static void test_buffer_taken_between_syncs(void **state) {
   (void)state;
   fj_buffer b = {0};
@@ -1590,6 +1652,7 @@ int main(void) {
       cmocka_unit_test(test_long_strings),
       cmocka_unit_test(test_sinks),
       cmocka_unit_test(test_text_into_fixed_buffers),
+      cmocka_unit_test(test_fixed_after_overflow),
       cmocka_unit_test(test_buffer_taken_between_syncs),
       cmocka_unit_test(test_buffer_after_failed_finish),
       cmocka_unit_test(test_random_documents),

@@ -84,7 +84,11 @@ typedef struct fj_fixed_buffer {
  *  FJ_ERR_BUFFER_TOO_SMALL, `needed` is the exact size of the whole output
  *  (plan a buffer of that size and write again). fj_minify(),
  *  fj_minify_unvalidated() and fj_pretty() (fastjson/text.h) count on the
- *  same way. */
+ *  same way. Each output goes after the `len` bytes already stored, so one
+ *  buffer can take several in a row; but once one overflowed (`needed` >
+ *  `len`), the writers and text functions given the buffer later store
+ *  nothing either and only add their output's length to `needed` (and
+ *  report FJ_ERR_BUFFER_TOO_SMALL): zero `len` and `needed` to start over. */
 FJ_API fj_sink fj_sink_fixed(fj_fixed_buffer *fb);
 
 /** A sink writing to `stream` with fwrite() (no flush: call fflush() or

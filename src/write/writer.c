@@ -255,6 +255,24 @@ FJ_AVX512_TARGET static inline bool copy_short_avx512(uint8_t *d, const uint8_t 
 
 /* ---- creation -------------------------------------------------------------- */
 
+/* A fixed buffer: its memory becomes the window (MODE_FIXED, true), or,
+ * without memory or after an overflow, the output is only counted through
+ * the own buffer (false: the caller goes on as for any sink). Direct stores
+ * only while everything before was stored: after an overflow (needed !=
+ * len) the sink keeps nothing more, and writing at len would store this
+ * document after a cut-off one. */
+static bool start_fixed(fj_writer *w, fj_fixed_buffer *fb) {
+  w->fbuf = fb;
+  if (fb->data && fb->needed == fb->len) {
+    w->mode = MODE_FIXED;
+    w->base = w->h.pos = (uint8_t *)fb->data + fb->len;
+    w->h.end = (uint8_t *)fb->data + (fb->cap > fb->len ? fb->cap : fb->len);
+    return true;
+  }
+  w->sink = (fj_sink){fj__fixed_sink_count, fb};
+  return false;
+}
+
 static void start(fj_writer *w, fj_sink sink) {
   w->h.state = ST_ROOT;
 #ifdef FJ_WRITE_AVX512
@@ -285,18 +303,7 @@ static void start(fj_writer *w, fj_sink sink) {
     unmap_window(w);
     return;
   }
-  if (sink.write == fj__fixed_sink_write && ((fj_fixed_buffer *)sink.ctx)->data) {
-    fj_fixed_buffer *fb = sink.ctx;
-    w->mode = MODE_FIXED;
-    w->fbuf = fb;
-    w->base = w->h.pos = (uint8_t *)fb->data + fb->len;
-    w->h.end = (uint8_t *)fb->data + (fb->cap > fb->len ? fb->cap : fb->len);
-    return;
-  }
-  if (sink.write == fj__fixed_sink_write) { /* no memory at all: only count */
-    w->fbuf = sink.ctx;
-    w->sink = (fj_sink){fj__fixed_sink_count, sink.ctx};
-  }
+  if (sink.write == fj__fixed_sink_write && start_fixed(w, sink.ctx)) return;
   w->mode = MODE_SINK;
   w->base = w->h.pos = w->ibuf;
   w->h.end = w->ibuf + w->icap;
@@ -1000,7 +1007,8 @@ fj_error fj_writer_finish(fj_writer *w) {
   }
   fj_error err = sync_output(w);
   if (err) return err;
-  if (w->fbuf && w->fbuf->needed > w->fbuf->cap) return FJ_ERR_BUFFER_TOO_SMALL;
+  /* as fj__counted_result(): some output was counted, not stored */
+  if (w->fbuf && w->fbuf->needed != w->fbuf->len) return FJ_ERR_BUFFER_TOO_SMALL;
   return FJ_OK;
 }
 
