@@ -1506,6 +1506,50 @@ static void test_fixed_after_overflow(void **state) {
   fj_writer_free(w);
 }
 
+/* A fixed buffer the sink cannot store into safely is refused where it is
+ * first used, and left as it was. Before, data NULL with cap > 0 made the
+ * writer store into NULL (tester's fixed_null_data.c) and len > cap made
+ * cap - len wrap around, so that output went past cap. */
+static void test_fixed_buffer_refused(void **state) {
+  (void)state;
+  char mem[32];
+  const fj_fixed_buffer bad[] = {
+      {NULL, 100, 0, 0}, /* a size but no memory */
+      {mem, 4, 5, 5},    /* more stored than fits */
+      {mem, 16, 5, 0},   /* less needed than stored */
+  };
+  fj_buffer b = {0};
+  fj_writer *ok;
+  assert_int_equal(fj_writer_new(&ok, NULL, fj_sink_buffer(&b)), FJ_OK);
+  for (size_t i = 0; i <= sizeof bad / sizeof *bad; i++) {
+    memset(mem, 'Z', sizeof mem);
+    fj_fixed_buffer fb = i < sizeof bad / sizeof *bad ? bad[i] : (fj_fixed_buffer){0};
+    fj_sink sink = i < sizeof bad / sizeof *bad ? fj_sink_fixed(&fb) : fj_sink_fixed(NULL);
+    fj_writer *w = ok;
+    assert_int_equal(fj_writer_new(&w, NULL, sink), FJ_ERR_INVALID_ARG);
+    assert_null(w);
+    /* a refused reset leaves the writer on its sink, mid-document */
+    assert_int_equal(fj_writer_begin_array(ok), FJ_OK);
+    assert_int_equal(fj_writer_reset(ok, sink), FJ_ERR_INVALID_ARG);
+    assert_int_equal(fj_writer_end_array(ok), FJ_OK);
+    assert_int_equal(fj_writer_finish(ok), FJ_OK);
+    assert_string_equal((const char *)b.data, "[]");
+    b.len = 0;
+    assert_int_equal(fj_writer_reset(ok, fj_sink_buffer(&b)), FJ_OK);
+    assert_int_equal(fj_minify(parser(), "[1, 2]", 6, sink), FJ_ERR_INVALID_ARG);
+    assert_int_equal(fj_minify_unvalidated("[1, 2]", 6, sink), FJ_ERR_INVALID_ARG);
+    assert_int_equal(fj_pretty(parser(), "[1, 2]", 6, NULL, sink), FJ_ERR_INVALID_ARG);
+    if (sink.ctx) { /* the sink's own write, called directly */
+      assert_int_equal(sink.write(sink.ctx, "[1,2]", 5), FJ_ERR_INVALID_ARG);
+      assert_memory_equal(&fb, &bad[i], sizeof fb);
+    }
+    for (size_t k = 0; k < sizeof mem; k++)
+      assert_int_equal(mem[k], 'Z');
+  }
+  fj_writer_free(ok);
+  fj_buffer_free(&b);
+}
+
 static void test_buffer_taken_between_syncs(void **state) {
   (void)state;
   fj_buffer b = {0};
@@ -1653,6 +1697,7 @@ int main(void) {
       cmocka_unit_test(test_sinks),
       cmocka_unit_test(test_text_into_fixed_buffers),
       cmocka_unit_test(test_fixed_after_overflow),
+      cmocka_unit_test(test_fixed_buffer_refused),
       cmocka_unit_test(test_buffer_taken_between_syncs),
       cmocka_unit_test(test_buffer_after_failed_finish),
       cmocka_unit_test(test_random_documents),

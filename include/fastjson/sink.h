@@ -66,7 +66,12 @@ FJ_API fj_error fj_buffer_take(fj_buffer *buf, void **data, size_t *len);
 FJ_API void fj_buffer_free(fj_buffer *buf);
 
 /** The caller's fixed memory. Set `data` and `cap`, and zero `len` and
- *  `needed`. Nothing is ever written past `data + cap`. */
+ *  `needed`. Nothing is ever written past `data + cap`. `data` may be NULL
+ *  with `cap` 0: the output is then only counted (`needed`). A buffer the
+ *  sink would not leave so: `data` NULL with `cap` > 0, `len` > `cap`, or
+ *  `needed` < `len`, is refused with FJ_ERR_INVALID_ARG, and left
+ *  unchanged, by fj_writer_new(), fj_writer_reset(), fj_minify(),
+ *  fj_minify_unvalidated(), fj_pretty() and the sink's own write. */
 typedef struct fj_fixed_buffer {
   void *data;    /**< caller's memory; only the first `len` bytes are output */
   size_t cap;    /**< size of `data` in bytes */
@@ -79,6 +84,9 @@ typedef struct fj_fixed_buffer {
  *  stores the chunk and returns FJ_OK if it fits; otherwise it stores
  *  nothing of it, adds its length to `needed` and returns
  *  FJ_ERR_BUFFER_TOO_SMALL (as do all later writes, which only count).
+ *  It returns FJ_ERR_INVALID_ARG, storing and counting nothing, when `fb`
+ *  is NULL or a buffer fj_fixed_buffer says is refused; so do the
+ *  functions given the sink, as their first check.
  *  A writer given this sink writes into `data` directly and never stops at
  *  an overflow: it keeps counting, so that after fj_writer_finish() returns
  *  FJ_ERR_BUFFER_TOO_SMALL, `needed` is the exact size of the whole output

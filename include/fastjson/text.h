@@ -31,12 +31,14 @@ typedef struct fj_pretty_options {
  *  is parsed into `parser`, so handles of its previous document become
  *  stale (FJ_ERR_STALE_DOCUMENT afterwards) whatever the result, except
  *  FJ_ERR_INVALID_ARG.
- *  @return FJ_OK; FJ_ERR_INVALID_ARG (`parser` or `sink.write` NULL, or
- *          `json` NULL with `len` > 0; nothing is parsed then); any other
- *          error of fj_parser_validate() (its location is kept in the
- *          parser); the sink's error. With fj_sink_fixed(), an output that
- *          does not fit is FJ_ERR_BUFFER_TOO_SMALL at the end, and the
- *          buffer's `needed` is the whole output's size in bytes. */
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (`parser` or `sink.write` NULL,
+ *          `sink` fj_sink_fixed() of NULL or of a buffer fj_fixed_buffer
+ *          says is refused, or `json` NULL with `len` > 0; nothing is
+ *          parsed then); any other error of fj_parser_validate() (its
+ *          location is kept in the parser); the sink's error. With
+ *          fj_sink_fixed(), an output that does not fit is
+ *          FJ_ERR_BUFFER_TOO_SMALL at the end, and the buffer's `needed`
+ *          is the whole output's size in bytes. */
 FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_sink sink);
 
 /** Removes whitespace like fj_minify(), but without validating: for input
@@ -66,9 +68,10 @@ FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_si
  *          string (an odd number of unescaped quotes: the whole output has
  *          been written then, the open string to its end; no position is
  *          reported: fj_parser_validate() locates errors); FJ_ERR_INVALID_ARG
- *          (`sink.write` NULL, or `json` NULL with `len` > 0; nothing is
- *          written); the sink's error, after which nothing more is written
- *          (FJ_ERR_NOMEM from fj_sink_buffer()); with fj_sink_fixed(),
+ *          (`sink.write` NULL, a refused fixed sink as for fj_minify(),
+ *          or `json` NULL with `len` > 0; nothing is written); the sink's
+ *          error, after which nothing more is written (FJ_ERR_NOMEM from
+ *          fj_sink_buffer()); with fj_sink_fixed(),
  *          FJ_ERR_BUFFER_TOO_SMALL when the output did not fit (in place of
  *          any other result; `needed` is then the whole output's size). */
 FJ_API fj_error fj_minify_unvalidated(const void *json, size_t len, fj_sink sink);

@@ -50,7 +50,7 @@ static fj_error through_window(const uint8_t *in, size_t len, fj_sink sink) {
 }
 
 fj_error fj_minify_unvalidated(const void *json, size_t len, fj_sink sink) {
-  if (!sink.write || (len && !json)) return FJ_ERR_INVALID_ARG;
+  if (!fj__sink_usable(sink) || (len && !json)) return FJ_ERR_INVALID_ARG;
   if (sink.write == fj__buffer_sink_write) return into_buffer(json, len, sink.ctx);
   return fj__counted_result(sink, through_window(json, len, fj__counting_sink(sink)));
 }

@@ -74,7 +74,23 @@ static bool fixed_store(fj_fixed_buffer *fb, const void *bytes, size_t len) {
   return fits;
 }
 
+/* Whether fixed_store() can keep fb's output within data[0, cap): memory
+ * for cap bytes (else it would store into NULL), len inside it (else
+ * cap - len wraps around), and needed not behind len (the sink never
+ * leaves it so; counting on from there could reach needed == len with
+ * nothing stored, which would pass for success). */
+static bool fixed_usable(const fj_fixed_buffer *fb) {
+  return fb && (fb->data || !fb->cap) && fb->len <= fb->cap && fb->needed >= fb->len;
+}
+
+bool fj__sink_usable(fj_sink sink) {
+  if (!sink.write) return false;
+  return sink.write != fj__fixed_sink_write || fixed_usable(sink.ctx);
+}
+
 fj_error fj__fixed_sink_write(void *ctx, const void *bytes, size_t len) {
+  if (!fixed_usable(ctx))
+    return FJ_ERR_INVALID_ARG; /* our users check first; direct callers may not */
   return fixed_store(ctx, bytes, len) ? FJ_OK : FJ_ERR_BUFFER_TOO_SMALL;
 }
 

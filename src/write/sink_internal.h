@@ -4,6 +4,8 @@
 #ifndef FJ_WRITE_SINK_INTERNAL_H
 #define FJ_WRITE_SINK_INTERNAL_H
 
+#include <stdbool.h>
+
 #include "fastjson/sink.h"
 
 /* The write functions behind fj_sink_buffer() and fj_sink_fixed(). */
@@ -14,6 +16,12 @@ fj_error fj__fixed_sink_write(void *ctx, const void *bytes, size_t len);
  * are only counted in `needed` (the writer reports the overflow at the end,
  * with the exact size). */
 fj_error fj__fixed_sink_count(void *ctx, const void *bytes, size_t len);
+
+/* Whether `sink` can be written to: a write function, and for a fixed
+ * sink a buffer its write can store into within cap (see fj_fixed_buffer).
+ * Checked where a sink is first used, so that the writer's direct stores
+ * and the count-only sink need not check. */
+bool fj__sink_usable(fj_sink sink);
 
 /* For the text functions (minify, pretty), which write through a sink in
  * pieces: a fixed sink goes on counting past an overflow, so that its

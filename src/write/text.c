@@ -103,7 +103,7 @@ static void min_flush(min_out *m) {
 }
 
 fj_error fj_minify(fj_parser *p, const void *json, size_t len, fj_sink sink) {
-  if (!p || !sink.write) return FJ_ERR_INVALID_ARG;
+  if (!p || !fj__sink_usable(sink)) return FJ_ERR_INVALID_ARG;
   fj_error err = fj_parser_validate(p, json, len);
   if (err) return err;
   const uint8_t *buf = p->hot.buf;
@@ -182,7 +182,7 @@ static void newline(out_buf *o, uint32_t depth, const fj_pretty_options *opt) {
 fj_error fj_pretty(fj_parser *p, const void *json, size_t len, const fj_pretty_options *opts,
                    fj_sink sink) {
   fj_pretty_options opt = opts ? *opts : (fj_pretty_options){0, false};
-  if (!p || !sink.write || opt.indent > 16) return FJ_ERR_INVALID_ARG;
+  if (!p || !fj__sink_usable(sink) || opt.indent > 16) return FJ_ERR_INVALID_ARG;
   if (!opt.indent) opt.indent = opt.use_tabs ? 1 : 2;
   fj_error err = fj_parser_validate(p, json, len);
   if (err) return err;

@@ -266,7 +266,7 @@ static bool start_fixed(fj_writer *w, fj_fixed_buffer *fb) {
   if (fb->data && fb->needed == fb->len) {
     w->mode = MODE_FIXED;
     w->base = w->h.pos = (uint8_t *)fb->data + fb->len;
-    w->h.end = (uint8_t *)fb->data + (fb->cap > fb->len ? fb->cap : fb->len);
+    w->h.end = (uint8_t *)fb->data + fb->cap; /* len <= cap: fj__sink_usable() */
     return true;
   }
   w->sink = (fj_sink){fj__fixed_sink_count, fb};
@@ -314,7 +314,7 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
   *out = NULL;
   fj_writer_options o = opts ? *opts : (fj_writer_options){0, 0, 0, NULL};
   fj_allocator a = o.allocator ? *o.allocator : fj__default_allocator;
-  if (!sink.write || !a.malloc || !a.realloc || !a.free || o.indent > 16 ||
+  if (!fj__sink_usable(sink) || !a.malloc || !a.realloc || !a.free || o.indent > 16 ||
       o.max_depth > FJ_MAX_DEPTH_LIMIT || (o.flags & ~(FJ_WRITE_NONFINITE_AS_NULL * 2u - 1u)))
     return FJ_ERR_INVALID_ARG; /* the last: a flag this version does not know */
   fj_writer *w = fj__malloc(&a, sizeof *w);
@@ -354,7 +354,7 @@ fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj_sink s
 }
 
 fj_error fj_writer_reset(fj_writer *w, fj_sink sink) {
-  if (!w || !sink.write) return FJ_ERR_INVALID_ARG;
+  if (!w || !fj__sink_usable(sink)) return FJ_ERR_INVALID_ARG;
   start(w, sink);
   return FJ_OK;
 }
