@@ -1550,6 +1550,61 @@ static void test_fixed_buffer_refused(void **state) {
   fj_buffer_free(&b);
 }
 
+static fj_error failing_write(void *ctx, const void *bytes, size_t len) {
+  (void)ctx;
+  (void)bytes;
+  (void)len;
+  return FJ_ERR_IO;
+}
+
+/* After a sink error, every call that passes the misuse and NULL checks
+ * returns that error, before its own value errors (writer.h): a NaN double
+ * gave FJ_ERR_NUMBER_RANGE, an invalid string or key over 4096 bytes
+ * FJ_ERR_UTF8 (one of 4096 bytes FJ_ERR_IO), a begin at max_depth
+ * FJ_ERR_DEPTH (tester's sticky_order.c). */
+static void test_sink_error_before_value_errors(void **state) {
+  (void)state;
+  static char bad[5000];
+  static const char qk[FJ_QKEY_SPAN(4)] = "\"k\":"; /* readable as the qkey calls require */
+  memset(bad, 'a', sizeof bad);
+  bad[0] = (char)0xFF;
+  for (int as_null = 0; as_null < 2; as_null++) {
+    fj_writer_options o = {.max_depth = 1, .flags = as_null ? FJ_WRITE_NONFINITE_AS_NULL : 0};
+    fj_writer *w;
+    assert_int_equal(fj_writer_new(&w, &o, (fj_sink){failing_write, NULL}), FJ_OK);
+    assert_int_equal(fj_writer_begin_array(w), FJ_OK);
+    assert_int_equal(fj_writer_flush(w), FJ_ERR_IO);
+    assert_int_equal(fj_writer_null(w), FJ_ERR_IO);
+    assert_int_equal(fj_writer_double(w, NAN), FJ_ERR_IO);
+    assert_int_equal(fj_writer_double(w, -INFINITY), FJ_ERR_IO);
+    assert_int_equal(fj_writer_stringn(w, bad, 10), FJ_ERR_IO);
+    assert_int_equal(fj_writer_stringn(w, bad, 4096), FJ_ERR_IO);
+    assert_int_equal(fj_writer_stringn(w, bad, 4097), FJ_ERR_IO);
+    assert_int_equal(fj_writer_stringn(w, bad, sizeof bad), FJ_ERR_IO);
+    assert_int_equal(fj_writer_begin_array(w), FJ_ERR_IO); /* at max_depth */
+    assert_int_equal(fj_writer_begin_object(w), FJ_ERR_IO);
+    /* misuse is still reported as misuse */
+    assert_int_equal(fj_writer_keyn(w, bad, sizeof bad), FJ_ERR_EXPECTED_VALUE);
+    assert_int_equal(fj_writer_end_object(w), FJ_ERR_WRONG_TYPE);
+    assert_int_equal(fj_writer_stringn(w, NULL, 1), FJ_ERR_INVALID_ARG);
+    assert_int_equal(fj_writer_finish(w), FJ_ERR_IO);
+    /* in an object: keys, members */
+    assert_int_equal(fj_writer_reset(w, (fj_sink){failing_write, NULL}), FJ_OK);
+    assert_int_equal(fj_writer_begin_object(w), FJ_OK);
+    assert_int_equal(fj_writer_flush(w), FJ_ERR_IO);
+    assert_int_equal(fj_writer_keyn(w, bad, 10), FJ_ERR_IO);
+    assert_int_equal(fj_writer_keyn(w, bad, 4097), FJ_ERR_IO);
+    assert_int_equal(fj_writer_member_double(w, "k", 1, NAN), FJ_ERR_IO);
+    assert_int_equal(fj_writer_member_stringn(w, "k", 1, bad, 4097), FJ_ERR_IO);
+    assert_int_equal(fj_writer_qkey_begin_array(w, qk, 4), FJ_ERR_IO);
+    assert_int_equal(fj_writer_double(w, NAN), FJ_ERR_EXPECTED_KEY);
+    assert_int_equal(fj_writer_stringn(w, bad, sizeof bad), FJ_ERR_EXPECTED_KEY);
+    assert_int_equal(fj_writer_begin_array(w), FJ_ERR_EXPECTED_KEY);
+    assert_int_equal(fj_writer_finish(w), FJ_ERR_IO);
+    fj_writer_free(w);
+  }
+}
+
 static void test_buffer_taken_between_syncs(void **state) {
   (void)state;
   fj_buffer b = {0};
@@ -1698,6 +1753,7 @@ int main(void) {
       cmocka_unit_test(test_text_into_fixed_buffers),
       cmocka_unit_test(test_fixed_after_overflow),
       cmocka_unit_test(test_fixed_buffer_refused),
+      cmocka_unit_test(test_sink_error_before_value_errors),
       cmocka_unit_test(test_buffer_taken_between_syncs),
       cmocka_unit_test(test_buffer_after_failed_finish),
       cmocka_unit_test(test_random_documents),

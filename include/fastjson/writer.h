@@ -142,7 +142,8 @@ FJ_API void fj_writer_free(fj_writer *w);
  *    than depth 4096 at indent 16; other sinks than the buffer sinks): the
  *    output is then incomplete and every later call that passes the checks
  *    above returns that error again (the checks come first: misuse is
- *    reported as misuse).
+ *    reported as misuse; the extra errors listed with each function below,
+ *    FJ_ERR_DEPTH, FJ_ERR_NUMBER_RANGE and FJ_ERR_UTF8, come after it).
  * Only the extra errors are listed with each function. */
 
 /** Begins an object `{`. Also FJ_ERR_DEPTH beyond max_depth. */

@@ -373,7 +373,8 @@ FJ_SLOW static fj_error begin_container(fj_writer *w, uint8_t c, bool object) {
   if (!w) return FJ_ERR_INVALID_ARG;
   if (FJ_UNLIKELY(w->h.depth >= w->h.max_depth)) {
     fj_error err = value_state_error(w->h.state);
-    return err ? err : FJ_ERR_DEPTH;
+    if (!err) err = w->err ? w->err : FJ_ERR_DEPTH; /* a sink error sticks first */
+    return err;
   }
   fj_error err = prefix_value(w, 1);
   if (FJ_UNLIKELY(err)) return err;
@@ -487,6 +488,7 @@ static inline fj_error put_string(fj_writer *w, const char *s, size_t n) {
 static fj_error put_long_string(fj_writer *w, const char *s, size_t n, bool key) {
   fj_error err = key ? key_state_error(w->h.state) : value_state_error(w->h.state);
   if (err) return err;
+  if (w->err) return w->err; /* a sink error sticks, before the string's own */
   const uint8_t *src = (const uint8_t *)s;
   if ((w->esc & FJ__ESC_VALIDATE) && !(w->esc & FJ__ESC_REPLACE) && !fj__utf8_valid(src, n))
     return FJ_ERR_UTF8;
@@ -723,7 +725,8 @@ FJ_SLOW static fj_error double_slow(fj_writer *w, double v) {
   if (FJ_UNLIKELY(!fj__writer_finite(v))) {
     if (w->flags & FJ_WRITE_NONFINITE_AS_NULL) return fj_writer_null(w);
     fj_error err = value_state_error(w->h.state);
-    return err ? err : FJ_ERR_NUMBER_RANGE;
+    if (!err) err = w->err ? w->err : FJ_ERR_NUMBER_RANGE; /* a sink error sticks first */
+    return err;
   }
   fj_error err = prefix_value(w, FJ_DTOA_BUF);
   if (FJ_UNLIKELY(err)) return err;
