@@ -1605,6 +1605,79 @@ static void test_sink_error_before_value_errors(void **state) {
   }
 }
 
+static fj_error note_chunk(void *ctx, const void *bytes, size_t len) {
+  (void)bytes;
+  size_t *max = ctx;
+  if (len > *max) *max = len;
+  return FJ_OK;
+}
+
+static void *plain_malloc(void *ctx, size_t n) {
+  (void)ctx;
+  return malloc(n);
+}
+
+static void *no_realloc(void *ctx, void *p, size_t old_n, size_t n) {
+  (void)ctx;
+  (void)p;
+  (void)old_n;
+  (void)n;
+  return NULL;
+}
+
+static void plain_free(void *ctx, void *p, size_t n) {
+  (void)ctx;
+  (void)n;
+  free(p);
+}
+
+/* `depth` arrays deep: a raw value of 32 KiB (the most room a value
+ * reserves) and a 4 KiB string of control characters (6 bytes each). */
+static fj_error deep_events(fj_writer *w, uint32_t depth) {
+  static char raw[32768], ctl[4096];
+  memset(raw, '1', sizeof raw);
+  memset(ctl, 1, sizeof ctl);
+  fj_error err = FJ_OK;
+  for (uint32_t d = 0; d < depth && !err; d++)
+    err = fj_writer_begin_array(w);
+  if (!err) err = fj_writer_raw(w, raw, sizeof raw);
+  if (!err) err = fj_writer_stringn(w, ctl, sizeof ctl);
+  for (uint32_t d = 0; d < depth && !err; d++)
+    err = fj_writer_end_array(w);
+  return err ? err : fj_writer_finish(w);
+}
+
+/* fj_writer_new(): chunks exceed 64 KiB, and the writer's buffer grows
+ * (FJ_ERR_NOMEM when it cannot), only in pretty output at depth * indent >
+ * 32,766, as the room reserved for an event counts, not its output. The
+ * header said past depth 4096 at indent 16 (the line's own length); the
+ * tester's chunk_size.c got a 70,996-byte chunk at depth 2900. */
+static void test_chunk_bound(void **state) {
+  (void)state;
+  const fj_allocator no_growth = {plain_malloc, no_realloc, plain_free, NULL};
+  fj_writer_options o = {.flags = FJ_WRITE_PRETTY, .indent = 16, .max_depth = 2048};
+  o.allocator = &no_growth;
+  size_t max = 0;
+  fj_writer *w;
+  assert_int_equal(fj_writer_new(&w, &o, (fj_sink){note_chunk, &max}), FJ_OK);
+  assert_int_equal(deep_events(w, 2047), FJ_OK); /* 2047 * 16 = 32,752 */
+  assert_true(max > 0 && max <= 65536);
+  assert_int_equal(fj_writer_reset(w, (fj_sink){note_chunk, &max}), FJ_OK);
+  assert_int_equal(deep_events(w, 2048), FJ_ERR_NOMEM); /* 2048 * 16 = 32,768 */
+  char mem[100];
+  fj_fixed_buffer fb = {mem, sizeof mem, 0, 0};
+  assert_int_equal(fj_writer_reset(w, fj_sink_fixed(&fb)), FJ_OK);
+  assert_int_equal(deep_events(w, 2048), FJ_ERR_NOMEM); /* past its free room */
+  fj_writer_free(w);
+  /* growing: chunks up to the raw value's room, 2 + 32,768 + 32 KiB */
+  o.allocator = NULL;
+  max = 0;
+  assert_int_equal(fj_writer_new(&w, &o, (fj_sink){note_chunk, &max}), FJ_OK);
+  assert_int_equal(deep_events(w, 2048), FJ_OK);
+  assert_true(max > 65536 && max <= 2 + 2048 * 16 + 32768);
+  fj_writer_free(w);
+}
+
 static void test_buffer_taken_between_syncs(void **state) {
   (void)state;
   fj_buffer b = {0};
@@ -1754,6 +1827,7 @@ int main(void) {
       cmocka_unit_test(test_fixed_after_overflow),
       cmocka_unit_test(test_fixed_buffer_refused),
       cmocka_unit_test(test_sink_error_before_value_errors),
+      cmocka_unit_test(test_chunk_bound),
       cmocka_unit_test(test_buffer_taken_between_syncs),
       cmocka_unit_test(test_buffer_after_failed_finish),
       cmocka_unit_test(test_random_documents),

@@ -7,12 +7,16 @@
  * where a key is due, a key where a value is due, an end that matches no
  * begin, a second root value, finishing an incomplete document. The
  * exceptions are what the writer takes on the caller's word: the bytes of
- * fj_writer_raw(), copied unchecked, and, with FJ_WRITE_NO_VALIDATE_UTF8,
- * that strings and keys are UTF-8. A refused call leaves the writer as it
- * was, ready for another try (another value, or giving up): the error is
- * reported by that call only, not again by fj_writer_finish(), so check
- * every call's result (a document whose every call returned FJ_OK is
- * complete). Sink errors are the exception: they stick (below).
+ * fj_writer_raw(), copied unchecked, the pre-quoted keys of the
+ * fj_writer_qkey*() and fj_writer_qmember_*() calls (their quotes and colon
+ * are not checked, and in compact output neither is the name), and, with
+ * FJ_WRITE_NO_VALIDATE_UTF8, that strings and keys are UTF-8. A refused call
+ * leaves the writer as it was, ready for another try (another value, or
+ * giving up): the error is reported by that call only, not again by
+ * fj_writer_finish(), so check every call's result (a document is complete
+ * when every call returned FJ_OK, the last of them fj_writer_finish():
+ * without it, the output may lack the end of the document and stay unflushed
+ * in the writer). Sink errors are the exception: they stick (below).
  *
  *   fj_buffer out = {0};          // C++: fj_buffer out{};
  *   fj_writer *w;
@@ -101,11 +105,18 @@ typedef struct fj_writer fj_writer;
 
 /** Creates a writer for one document (see fj_writer_reset() to reuse it).
  *  Output goes to `sink` (fastjson/sink.h): the buffer sinks are filled
- *  directly; other sinks receive chunks of up to 64 KiB from the writer's
- *  buffer when it fills and at fj_writer_flush()/fj_writer_finish(), or
- *  longer ones when one event needs more room than that: a pretty line at
- *  depth d starts with d * indent bytes, so past depth 4096 (indent 16)
- *  chunks grow with the indentation.
+ *  directly; other sinks receive chunks from the writer's own buffer when it
+ *  fills and at fj_writer_flush()/fj_writer_finish(). A chunk is at most as
+ *  long as that buffer: 64 KiB, or more once an event reserved more room (the
+ *  buffer grows to that and keeps its size, also across fj_writer_reset()).
+ *  An event reserves the most it could write, not what it writes: room for
+ *  its separator (in pretty output 2 + depth * indent bytes for its line's
+ *  start, depth as fj_writer_depth() gives it) plus up to 32 KiB for
+ *  fj_writer_raw(), 6 * len + 36 for a string or key of len bytes up to 4 KiB
+ *  (longer ones go in 4 KiB pieces: about 24 KiB each), at most 32 for the
+ *  others. So chunks exceed 64 KiB only in pretty output at depth * indent >
+ *  32,766 (depth 2048 and deeper at indent 16); only then does the writer's
+ *  buffer grow, and an event can fail with FJ_ERR_NOMEM if it cannot.
  *  @param out   receives the writer; free it with fj_writer_free().
  *  @param opts  options, or NULL for the defaults.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` or `sink.write` is NULL,
@@ -138,12 +149,14 @@ FJ_API void fj_writer_free(fj_writer *w);
  *  (nothing is written and the state is unchanged after those), or
  *  - the sink's error (FJ_ERR_NOMEM for the buffer sink, FJ_ERR_IO for a
  *    stream, your callback's), or FJ_ERR_NOMEM when the writer's own buffer
- *    cannot grow for an event longer than 64 KiB (a pretty line deeper
- *    than depth 4096 at indent 16; other sinks than the buffer sinks): the
- *    output is then incomplete and every later call that passes the checks
- *    above returns that error again (the checks come first: misuse is
- *    reported as misuse; the extra errors listed with each function below,
- *    FJ_ERR_DEPTH, FJ_ERR_NUMBER_RANGE and FJ_ERR_UTF8, come after it).
+ *    cannot grow for an event that reserves more than 64 KiB (pretty output
+ *    at depth * indent > 32,766, see fj_writer_new(); any sink but
+ *    fj_sink_buffer(), whose memory grows instead, and a fixed buffer only
+ *    once an event's room exceeds its free room): the output is then
+ *    incomplete and every later call that passes the checks above returns
+ *    that error again (the checks come first: misuse is reported as misuse;
+ *    the extra errors listed with each function below, FJ_ERR_DEPTH,
+ *    FJ_ERR_NUMBER_RANGE and FJ_ERR_UTF8, come after it).
  * Only the extra errors are listed with each function. */
 
 /** Begins an object `{`. Also FJ_ERR_DEPTH beyond max_depth. */
