@@ -2094,6 +2094,14 @@ static void test_generated_names_compile(void **state) {
       "\"integer\"}}}, \"Item_array\": {\"type\": \"object\", \"properties\": {\"y\": "
       "{\"type\": \"integer\"}}}, \"Item_map\": {\"type\": \"object\"}, \"Item_array_array\": "
       "{\"type\": \"object\"}, \"main\": {\"type\": \"object\"}}}",
+      /* titles twice that a number after would put in the library's
+       * prefixes (fj_2, read_2, FJ_2): the generator looped for ever,
+       * every such name being taken (codec trial) */
+      "{\"title\": \"R\", \"type\": \"object\", \"properties\": {\"a\": {\"title\": \"fj\", "
+      "\"type\": \"object\"}, \"b\": {\"title\": \"fj\", \"type\": \"object\"}, \"c\": "
+      "{\"title\": \"read\", \"enum\": [\"x\"]}, \"d\": {\"title\": \"read\", \"type\": "
+      "\"object\"}, \"e\": {\"title\": \"FJ\", \"type\": \"object\"}, \"f\": {\"title\": "
+      "\"FJ\", \"type\": \"object\"}}}",
       /* C++'s keywords, as members and types (the header is also C++) */
       "{\"type\": \"object\", \"properties\": {\"class\": {\"type\": \"string\"}, \"new\": "
       "{\"type\": \"integer\"}, \"this\": {\"title\": \"template\", \"type\": \"object\", "

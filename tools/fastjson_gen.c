@@ -538,6 +538,9 @@ static char *unique_type_name(const char *text) {
   if (!k) base = xstrdup("T");
   if (reserved_prefix(base) || is_keyword(base) || isdigit((unsigned char)base[0]))
     base = fmt("T_%s", base); /* no suffix would free it */
+  /* a number after "fj", "read", ... would make a reserved prefix (fj_2,
+   * read_2): taken forever, the search below never ended */
+  if (name_taken(base) && reserved_prefix(join(base, "2"))) base = fmt("T_%s", base);
   char *name = xstrdup(base);
   for (int i = 2; name_taken(name); i++)
     name = fmt("%s_%d", base, i);
