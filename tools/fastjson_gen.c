@@ -56,6 +56,7 @@
 #include "fastjson/codec.h"
 #include "fastjson/parser.h"
 #include "fastjson.h" /* FASTJSON_VERSION_STRING */
+#include "fastjson_gen_names.h"
 
 /* ---- utilities ------------------------------------------------------------- */
 
@@ -309,43 +310,6 @@ static char **g_def_names;
 static type **g_def_types;
 static size_t g_ndefs;
 
-static const char *const c_keywords[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
-    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
-    "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-    "unsigned", "void", "volatile", "while", "bool", "true", "false", "NULL", "errno", "assert",
-    /* the object-like macros of the headers a generated header includes
-     * (gcc -dM, gnu11: stdio.h, stdint.h, stddef.h, stdbool.h, string.h and
-     * the library's own), the ones gnu modes predefine, and the keyword
-     * macros of C11 headers a user may include first: a member or type of
-     * one of these names would be replaced by the preprocessor */
-    "BUFSIZ", "EOF", "FILENAME_MAX", "FOPEN_MAX", "L_ctermid", "L_tmpnam", "P_tmpdir", "SEEK_CUR",
-    "SEEK_END", "SEEK_SET", "TMP_MAX", "stderr", "stdin", "stdout", "offsetof", "INT8_MIN",
-    "INT8_MAX", "INT16_MIN", "INT16_MAX", "INT32_MIN", "INT32_MAX", "INT64_MIN", "INT64_MAX",
-    "UINT8_MAX", "UINT16_MAX", "UINT32_MAX", "UINT64_MAX", "INT_LEAST8_MIN", "INT_LEAST8_MAX",
-    "INT_LEAST16_MIN", "INT_LEAST16_MAX", "INT_LEAST32_MIN", "INT_LEAST32_MAX", "INT_LEAST64_MIN",
-    "INT_LEAST64_MAX", "UINT_LEAST8_MAX", "UINT_LEAST16_MAX", "UINT_LEAST32_MAX",
-    "UINT_LEAST64_MAX", "INT_FAST8_MIN", "INT_FAST8_MAX", "INT_FAST16_MIN", "INT_FAST16_MAX",
-    "INT_FAST32_MIN", "INT_FAST32_MAX", "INT_FAST64_MIN", "INT_FAST64_MAX", "UINT_FAST8_MAX",
-    "UINT_FAST16_MAX", "UINT_FAST32_MAX", "UINT_FAST64_MAX", "INTPTR_MIN", "INTPTR_MAX",
-    "UINTPTR_MAX", "INTMAX_MIN", "INTMAX_MAX", "UINTMAX_MAX", "PTRDIFF_MIN", "PTRDIFF_MAX",
-    "SIG_ATOMIC_MIN", "SIG_ATOMIC_MAX", "SIZE_MAX", "WCHAR_MIN", "WCHAR_MAX", "WINT_MIN",
-    "WINT_MAX", "INT8_C", "INT16_C", "INT32_C", "INT64_C", "UINT8_C", "UINT16_C", "UINT32_C",
-    "UINT64_C", "INTMAX_C", "UINTMAX_C", "FASTJSON_H", "FASTJSON_CODEC_H", "FASTJSON_ERROR_H",
-    "FASTJSON_FILE_H", "FASTJSON_KERNEL_H", "FASTJSON_PARSER_H", "FASTJSON_SINK_H",
-    "FASTJSON_STREAM_H", "FASTJSON_TEXT_H", "FASTJSON_WRITER_H", "FASTJSON_VERSION_MAJOR",
-    "FASTJSON_VERSION_MINOR", "FASTJSON_VERSION_PATCH", "FASTJSON_VERSION_STRING", "linux", "unix",
-    "i386", "static_assert", "alignas", "alignof", "noreturn", "thread_local", "complex",
-    "imaginary", "I", "typeof", "typeof_unqual", /* GNU C and C23 */
-    /* C++'s keywords: generated headers are usable from C++ too */
-    "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t", "char32_t", "class",
-    "compl", "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await",
-    "co_return", "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "friend",
-    "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
-    "or_eq", "private", "protected", "public", "reinterpret_cast", "requires", "static_cast",
-    "template", "this", "throw", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor",
-    "xor_eq"};
-
 /* A schema object with a key twice is ambiguous (JSON leaves the meaning
  * open; a "properties" with "a" twice gave two members, whose output
  * the generated reader then refused as a duplicate key): an error, at the
@@ -371,10 +335,28 @@ static char *join(const char *a, const char *b) {
   return fmt("%.*s_%s", (int)n, a, b);
 }
 
-static bool is_keyword(const char *d) {
-  for (size_t i = 0; i < sizeof c_keywords / sizeof *c_keywords; i++)
-    if (!strcmp(d, c_keywords[i])) return true;
+static bool in_list(const char *d, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(d, list[i])) return true;
   return false;
+}
+
+/* Whether `d` is a keyword or a macro (fastjson_gen_names.h): no name may be it. */
+static bool is_keyword(const char *d) {
+  return in_list(d, c_keywords, sizeof c_keywords / sizeof *c_keywords) ||
+         in_list(d, std_macros, sizeof std_macros / sizeof *std_macros);
+}
+
+/* Whether `d` starts as the library's macros do (FJ_MAX_DEPTH,
+ * FASTJSON_H): the library keeps these prefixes for itself. */
+static bool library_macro(const char *d) {
+  return !strncmp(d, "FJ_", 3) || !strncmp(d, "FASTJSON_", 9);
+}
+
+/* Whether a standard header declares `d` at file scope: no type or
+ * constant may be it. */
+static bool is_std_declared(const char *d) {
+  return in_list(d, std_declared, sizeof std_declared / sizeof *std_declared);
 }
 
 /* A C identifier from text with an ASCII letter or digit: a run of other
@@ -389,7 +371,7 @@ static char *ident_of_words(const char *s, size_t n) {
     if (c != '_' || !k || d[k - 1] != '_') d[k++] = c;
   }
   d[k] = '\0';
-  if (is_keyword(d)) d[k++] = '_';
+  if (is_keyword(d) || library_macro(d)) d[k++] = '_';
   d[k] = '\0';
   /* C reserves _X...: _Bool is a keyword, others may be macros */
   if (d[0] == '_' && isupper((unsigned char)d[1])) return fmt("x%s", d);
@@ -421,13 +403,6 @@ static char *ident(const char *s, size_t n) {
   return b.s ? b.s : ident_of_words(s, n);
 }
 
-/* Type names of the C headers a generated header includes, which a
- * struct or enum of the same name would clash with. */
-static const char *const reserved_type_names[] = {
-    "size_t",   "ptrdiff_t", "max_align_t", "wchar_t",  "int8_t",   "int16_t",
-    "int32_t",  "int64_t",   "uint8_t",     "uint16_t", "uint32_t", "uint64_t",
-    "intptr_t", "uintptr_t", "FILE",        "va_list",  "fpos_t",   "off_t"};
-
 /* Names the generated code declares or calls that a type could shadow:
  * parameters and locals, its static helpers, and what it calls from
  * <string.h>. */
@@ -438,14 +413,14 @@ static const char *const generated_names[] = {
     "strcmp",    "items",      "cap",    "elem",   "values", "total",  "ks"};
 
 /* Whether `name` starts as no type name or constant may: the library's
- * prefixes, the generated file's static functions (read_T, write_T_rest,
+ * prefixes (fj_, FJ_, FASTJSON_), the generated file's static functions (read_T, write_T_rest,
  * equal_T, for any type T), and '_', which C reserves at file scope and C++
  * (before a capital) everywhere. */
 static bool reserved_prefix(const char *name) {
-  static const char *const prefixes[] = {"fj_", "FJ_", "write_", "read_", "equal_"};
+  static const char *const prefixes[] = {"fj_", "write_", "read_", "equal_"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
     if (!strncmp(name, prefixes[i], strlen(prefixes[i]))) return true;
-  return name[0] == '_';
+  return name[0] == '_' || library_macro(name);
 }
 
 /* Whether b is a with `suffix` after it. */
@@ -498,14 +473,12 @@ static bool names_meet(const char *a, const char *b) {
 
 /* Whether `name` is the library's or a standard header's, or one the
  * generated code declares (reserved_prefix(), generated_names,
- * reserved_type_names), or one letter (e, v, w are locals). */
+ * a standard header's declarations), or one letter (e, v, w are locals). */
 static bool reserved_name(const char *name) {
   if (reserved_prefix(name) || !name[1]) return true;
   for (size_t i = 0; i < sizeof generated_names / sizeof *generated_names; i++)
     if (!strcmp(name, generated_names[i])) return true;
-  for (size_t i = 0; i < sizeof reserved_type_names / sizeof *reserved_type_names; i++)
-    if (!strcmp(name, reserved_type_names[i])) return true;
-  return false;
+  return is_std_declared(name);
 }
 
 /* Whether a type may not take `name`: another type has it, or a name it
@@ -536,7 +509,8 @@ static char *unique_type_name(const char *text) {
     k--;
   base[k] = '\0';
   if (!k) base = xstrdup("T");
-  if (reserved_prefix(base) || is_keyword(base) || isdigit((unsigned char)base[0]))
+  if (reserved_prefix(base) || is_keyword(base) || is_std_declared(base) ||
+      isdigit((unsigned char)base[0]))
     base = fmt("T_%s", base); /* no suffix would free it */
   /* a number after "fj", "read", ... would make a reserved prefix (fj_2,
    * read_2): taken forever, the search below never ended */
@@ -715,9 +689,8 @@ static bool member_name_taken(const type *t, const char *cname) {
   char *flag = join("has", cname);
   /* a member named as a type the struct may use would change that name's
    * meaning in the struct, which C++ refuses */
-  bool taken = !strcmp(cname, "fj_str");
-  for (size_t i = 0; i < sizeof reserved_type_names / sizeof *reserved_type_names; i++)
-    taken |= !strcmp(cname, reserved_type_names[i]);
+  bool taken =
+      in_list(cname, member_type_names, sizeof member_type_names / sizeof *member_type_names);
   for (size_t i = 0; i < t->nfields && !taken; i++) {
     const field *f = &t->fields[i];
     taken = f->cname && (!strcmp(f->cname, cname) || !strcmp(f->flag, cname) ||
