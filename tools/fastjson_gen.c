@@ -105,6 +105,67 @@ static char *fmt(const char *f, ...) {
   return s;
 }
 
+/* Room for `n` + 1 elements of `size` bytes in *p, which has room for *cap:
+ * doubled when full, so that n elements cost O(n) bytes in the arena,
+ * which frees no block before exit (one more each time was quadratic). */
+static void grow(void *p, size_t *cap, size_t n, size_t size) {
+  if (n < *cap) return;
+  *cap = *cap ? *cap * 2 : 8;
+  *(void **)p = xrealloc(*(void **)p, *cap * size);
+}
+
+/* A set of byte strings with a number each (open addressing, at most half
+ * full): what the generator looks up per property, key or constant, which
+ * lists searched from the start made quadratic in the schema's size. */
+typedef struct smap {
+  const char **keys; /* NULL: empty slot */
+  size_t *lens, *vals, cap, n;
+} smap;
+
+static size_t smap_slot(const smap *m, const char *k, size_t n) {
+  uint64_t h = 14695981039346656037u; /* FNV-1a */
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)k[i]) * 1099511628211u;
+  size_t i = (size_t)h & (m->cap - 1);
+  while (m->keys[i] && (m->lens[i] != n || memcmp(m->keys[i], k, n)))
+    i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+/* The number of key `k` (`n` bytes), or NULL if it is not in the set. */
+static size_t *smap_get(const smap *m, const char *k, size_t n) {
+  if (!m->cap) return NULL;
+  size_t i = smap_slot(m, k, n);
+  return m->keys[i] ? &m->vals[i] : NULL;
+}
+
+static void smap_put(smap *m, const char *k, size_t n, size_t v);
+
+static void smap_rehash(smap *m) {
+  smap old = *m;
+  m->cap = old.cap ? old.cap * 2 : 16;
+  m->n = 0;
+  m->keys = xmalloc(m->cap * sizeof *m->keys);
+  m->lens = xmalloc(m->cap * sizeof *m->lens);
+  m->vals = xmalloc(m->cap * sizeof *m->vals);
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.keys[i]) smap_put(m, old.keys[i], old.lens[i], old.vals[i]);
+}
+
+/* Adds key `k` (kept, not copied) with number `v`, or sets its number. */
+static void smap_put(smap *m, const char *k, size_t n, size_t v) {
+  if (2 * (m->n + 1) > m->cap) smap_rehash(m);
+  size_t i = smap_slot(m, k, n);
+  if (!m->keys[i]) m->n++;
+  m->keys[i] = k;
+  m->lens[i] = n;
+  m->vals[i] = v;
+}
+
+static bool smap_has(const smap *m, const char *k) { return smap_get(m, k, strlen(k)) != NULL; }
+
+static void smap_add(smap *m, const char *k) { smap_put(m, k, strlen(k), 0); }
+
 /* A growable string: the generated files are built in memory, then written. */
 typedef struct sbuf {
   char *s;
@@ -161,18 +222,19 @@ static fj_error load_container(const fj_value *v, jn *node, bool object) {
   fj_array a;
   fj_error e = object ? fj_value_get_object(v, &o) : fj_value_get_array(v, &a);
   if (e) return e;
+  size_t cap = 0, key_cap = 0, len_cap = 0;
   for (;;) {
     fj_value key, val;
     e = object ? fj_object_next(&o, &key, &val) : fj_array_next(&a, &val);
     if (e == FJ_END) return FJ_OK;
     if (e) return e;
-    node->kids = xrealloc(node->kids, (node->n + 1) * sizeof *node->kids);
+    grow(&node->kids, &cap, node->n, sizeof *node->kids);
     if (object) {
       const char *k;
       size_t kn;
       if ((e = fj_value_get_string(&key, &k, &kn))) return e;
-      node->keys = xrealloc(node->keys, (node->n + 1) * sizeof *node->keys);
-      node->key_lens = xrealloc(node->key_lens, (node->n + 1) * sizeof *node->key_lens);
+      grow(&node->keys, &key_cap, node->n, sizeof *node->keys);
+      grow(&node->key_lens, &len_cap, node->n, sizeof *node->key_lens);
       node->keys[node->n] = xstrndup(k, kn);
       node->key_lens[node->n] = kn;
     }
@@ -277,6 +339,7 @@ struct type {
   /* records */
   field *fields;
   size_t nfields;
+  smap member_names;            /* its fields' C names and has_ flags (member_name_taken()) */
   int unknown_error, last_wins; /* POLICY_* */
   /* enums and consts */
   char **values;
@@ -302,7 +365,7 @@ struct type {
 };
 
 static type **g_types; /* every named type, in creation order */
-static size_t g_ntypes;
+static size_t g_ntypes, g_types_cap;
 static jn *g_root;
 static type *g_root_type;
 static const char *g_root_ref; /* where "$ref": "#" first appears, if it does */
@@ -315,10 +378,12 @@ static size_t g_ndefs;
  * the generated reader then refused as a duplicate key): an error, at the
  * second. */
 static void check_duplicates(const jn *n, const char *ptr) {
-  for (size_t i = 0; n->kind == J_OBJ && i < n->n; i++)
-    for (size_t j = 0; j < i; j++)
-      if (n->key_lens[i] == n->key_lens[j] && !memcmp(n->keys[i], n->keys[j], n->key_lens[i]))
-        die(child_ptr(ptr, n->keys[i]), "the key \"%s\" appears twice in this object", n->keys[i]);
+  smap seen = {0};
+  for (size_t i = 0; n->kind == J_OBJ && i < n->n; i++) {
+    if (smap_get(&seen, n->keys[i], n->key_lens[i]))
+      die(child_ptr(ptr, n->keys[i]), "the key \"%s\" appears twice in this object", n->keys[i]);
+    smap_put(&seen, n->keys[i], n->key_lens[i], i);
+  }
   for (size_t i = 0; (n->kind == J_OBJ || n->kind == J_ARR) && i < n->n; i++)
     check_duplicates(n->kids[i],
                      n->kind == J_OBJ ? child_ptr(ptr, n->keys[i]) : fmt("%s/%zu", ptr, i));
@@ -530,7 +595,10 @@ static type *new_type(tkind kind, const char *ptr) {
 }
 
 static void register_type(type *t) {
-  g_types = xrealloc(g_types, (g_ntypes + 1) * sizeof *g_types);
+  /* here, not after parsing: each new type's name is checked against all
+   * the others (name_taken()), quadratic past any bound */
+  if (g_ntypes == 1024) die(t->ptr, "more than 1024 types");
+  grow(&g_types, &g_types_cap, g_ntypes, sizeof *g_types);
   g_types[g_ntypes++] = t;
 }
 
@@ -689,14 +757,8 @@ static bool member_name_taken(const type *t, const char *cname) {
   char *flag = join("has", cname);
   /* a member named as a type the struct may use would change that name's
    * meaning in the struct, which C++ refuses */
-  bool taken =
-      in_list(cname, member_type_names, sizeof member_type_names / sizeof *member_type_names);
-  for (size_t i = 0; i < t->nfields && !taken; i++) {
-    const field *f = &t->fields[i];
-    taken = f->cname && (!strcmp(f->cname, cname) || !strcmp(f->flag, cname) ||
-                         !strcmp(f->cname, flag) || !strcmp(f->flag, flag));
-  }
-  return taken;
+  return in_list(cname, member_type_names, sizeof member_type_names / sizeof *member_type_names) ||
+         smap_has(&t->member_names, cname) || smap_has(&t->member_names, flag);
 }
 
 static void check_default(const field *f) {
@@ -753,6 +815,8 @@ static void parse_record(type *t, jn *s, const char *ptr) {
         addl->b ? "true" : "false");
   t->kind = T_RECORD;
   size_t n = props ? props->n : 0;
+  /* the library's tables index fields with 16 bits (fj_decode_record) */
+  if (n > 65534) die(t->ptr, "more than 65534 properties");
   t->fields = xmalloc(n * sizeof *t->fields);
   for (size_t i = 0; i < n; i++) {
     field *f = &t->fields[t->nfields];
@@ -764,6 +828,8 @@ static void parse_record(type *t, jn *s, const char *ptr) {
     for (int k = 2; member_name_taken(t, f->cname); k++)
       f->cname = join(base, fmt("%d", k));
     f->flag = join("has", f->cname);
+    smap_add(&t->member_names, f->cname);
+    smap_add(&t->member_names, f->flag);
     f->t = parse_schema(props->kids[i], f->ptr, fmt("%s_%s", t->name, base), &f->nullable);
     f->def = member(props->kids[i], "default");
     /* null, the default of every nullable field already: no default */
@@ -802,12 +868,12 @@ static void parse_enum(type *t, const jn *e, const char *ptr, bool is_const) {
   t->values = xmalloc(n * sizeof *t->values);
   t->value_lens = xmalloc(n * sizeof *t->value_lens);
   t->cvalues = xmalloc(n * sizeof *t->cvalues);
+  smap seen = {0};
   for (size_t i = 0; i < n; i++) {
     const jn *v = is_const ? e : e->kids[i];
     if (v->kind != J_STR) die(ptr, "only string enum values and consts are supported");
-    for (size_t k = 0; k < i; k++)
-      if (t->value_lens[k] == v->slen && !memcmp(t->values[k], v->s, v->slen))
-        die(ptr, "enum value \"%s\" is listed twice", v->s);
+    if (smap_get(&seen, v->s, v->slen)) die(ptr, "enum value \"%s\" is listed twice", v->s);
+    smap_put(&seen, v->s, v->slen, i);
     t->values[i] = v->s;
     t->value_lens[i] = v->slen;
     /* made unique later, with the other constants (unique_constants()) */
@@ -1031,27 +1097,29 @@ static void resolve_union(type *u) {
   }
 }
 
-/* Whether `name` is a keyword or standard macro, reserved (reserved_name()),
- * one of the header's type names (a union's T_kind too) or the .c file's
- * tables (names_a_table()), or one of the first `n` constants in `seen`. */
-static bool constant_taken(const char *name, char *const *seen, size_t n) {
-  if (is_keyword(name) || reserved_name(name)) return true;
-  for (size_t i = 0; i < g_ntypes; i++) {
-    const type *t = g_types[i];
-    if (!t->name) continue;
-    if (!strcmp(t->name, name) || names_a_table(t->name, name)) return true;
-    if (t->kind == T_UNION && !strcmp(join(t->name, "kind"), name)) return true;
-  }
-  for (size_t i = 0; i < n; i++)
-    if (!strcmp(seen[i], name)) return true;
+/* The header's type names, and its unions' T_kind enums (unique_constants()). */
+static smap g_type_names, g_kind_names;
+
+/* Whether `name` is one of the .c file's tables of a type (names_a_table()). */
+static bool names_a_types_table(const char *name) {
+  for (size_t i = 0; i < g_ntypes; i++) /* at most 1024 types (register_type()) */
+    if (g_types[i]->name && names_a_table(g_types[i]->name, name)) return true;
   return false;
 }
 
+/* Whether `name` is a keyword or standard macro, reserved (reserved_name()),
+ * one of the header's type names (a union's T_kind too) or the .c file's
+ * tables (names_a_table()), or a constant in `seen`. */
+static bool constant_taken(const char *name, const smap *seen) {
+  return is_keyword(name) || reserved_name(name) || smap_has(&g_type_names, name) ||
+         smap_has(&g_kind_names, name) || smap_has(seen, name) || names_a_types_table(name);
+}
+
 /* A constant no type and no earlier constant has: `c`, or c_2, c_3, ... */
-static char *unique_constant(char *c, char *const *seen, size_t n) {
+static char *unique_constant(char *c, const smap *seen) {
   if (reserved_prefix(c)) c = join("E", c); /* no suffix would free fj_x, read_x */
   char *name = c;
-  for (int k = 2; constant_taken(name, seen, n); k++)
+  for (int k = 2; constant_taken(name, seen); k++)
     name = join(c, fmt("%d", k));
   return name;
 }
@@ -1062,21 +1130,20 @@ static char *unique_constant(char *c, char *const *seen, size_t n) {
  * "u_p"), so any of them can meet. Renames the later of two in the order
  * the header declares them. */
 static void unique_constants(void) {
-  size_t total = 0, n = 0;
-  for (size_t i = 0; i < g_ntypes; i++)
-    total += g_types[i]->kind == T_ENUM    ? g_types[i]->nvalues
-             : g_types[i]->kind == T_UNION ? g_types[i]->nvariants
-                                           : 0;
-  char **seen = xmalloc((total + 1) * sizeof *seen);
+  smap seen = {0};
+  for (size_t i = 0; i < g_ntypes; i++) {
+    if (g_types[i]->name) smap_add(&g_type_names, g_types[i]->name);
+    if (g_types[i]->kind == T_UNION) smap_add(&g_kind_names, join(g_types[i]->name, "kind"));
+  }
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     for (size_t k = 0; t->kind == T_ENUM && k < t->nvalues; k++) {
-      t->cvalues[k] = unique_constant(t->cvalues[k], seen, n);
-      seen[n++] = t->cvalues[k];
+      t->cvalues[k] = unique_constant(t->cvalues[k], &seen);
+      smap_add(&seen, t->cvalues[k]);
     }
     for (size_t k = 0; t->kind == T_UNION && k < t->nvariants; k++) {
-      t->variants[k].kind = unique_constant(t->variants[k].kind, seen, n);
-      seen[n++] = t->variants[k].kind;
+      t->variants[k].kind = unique_constant(t->variants[k].kind, &seen);
+      smap_add(&seen, t->variants[k].kind);
     }
   }
 }
@@ -1657,7 +1724,6 @@ static char *eq_expr(const type *t, const char *a, const char *b, bool pointer);
 static void emit_record_reader(sbuf *c, const type *t) {
   size_t nf = t->nfields, words = nf ? (nf + 63) / 64 : 1, cells = nf ? nf : 1;
   const char *T = t->name;
-  if (nf > 65534) die(t->ptr, "more than 65534 properties");
   /* the key table (fastjson/codec.h: fj_decode_record): names, lengths, a
    * hash table of field indexes, the required fields */
   size_t size = 1;
@@ -1821,7 +1887,8 @@ static void emit_union_reader(sbuf *c, const type *t) {
 static sbuf g_qkeys;        /* the array's lines */
 static size_t g_qkeys_len;  /* its bytes so far */
 static char **g_qkey_names; /* the keys so far, quoted, and their offsets */
-static size_t *g_qkey_offsets, g_nqkeys;
+static size_t *g_qkey_offsets, g_nqkeys, g_qkeys_cap, g_qkey_offsets_cap;
+static smap g_qkey_index; /* a quoted key's index in g_qkey_names */
 
 /* `"name":` can be written unchecked under every writer option: printable
  * ASCII but for '"', '\\' and '/', and at most 32 bytes with the quotes
@@ -1838,12 +1905,11 @@ static bool qkey_ok(const char *name, size_t n) {
 /* "fj_qkeys + OFFSET, LEN" for a key that qkey_ok() accepts. */
 static char *qkey_ref(const char *name, size_t n) {
   char *q = fmt("\"%.*s\":", (int)n, name);
-  size_t qlen = n + 3, i = 0;
-  while (i < g_nqkeys && strcmp(g_qkey_names[i], q) != 0)
-    i++;
+  size_t qlen = n + 3, *found = smap_get(&g_qkey_index, q, qlen), i = found ? *found : g_nqkeys;
   if (i == g_nqkeys) {
-    g_qkey_names = xrealloc(g_qkey_names, (g_nqkeys + 1) * sizeof *g_qkey_names);
-    g_qkey_offsets = xrealloc(g_qkey_offsets, (g_nqkeys + 1) * sizeof *g_qkey_offsets);
+    grow(&g_qkey_names, &g_qkeys_cap, g_nqkeys, sizeof *g_qkey_names);
+    grow(&g_qkey_offsets, &g_qkey_offsets_cap, g_nqkeys, sizeof *g_qkey_offsets);
+    smap_put(&g_qkey_index, q, qlen, i);
     g_qkey_names[i] = q;
     g_qkey_offsets[i] = g_qkeys_len;
     g_nqkeys++;
@@ -2413,7 +2479,6 @@ int main(int argc, char **argv) {
   if (argc != 3 || argv[1][0] == '-') usage(stderr, 2);
   g_schema_path = argv[1];
   parse_document(argv[1]);
-  if (g_ntypes > 1024) die("", "more than 1024 types");
   const char *base = argv[2];
   const char *slash = strrchr(base, '/');
   char *header_name = fmt("%s.h", slash ? slash + 1 : base);
