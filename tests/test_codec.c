@@ -2410,6 +2410,30 @@ static void test_generator_errors(void **state) {
       {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"integer\"}, \"a\": "
        "{\"type\": \"string\"}}}",
        "/properties/a: the key \"a\" appears twice in this object"},
+      /* keywords that do not apply to the schema's type: read by nothing,
+       * they were ignored, exit 0 (codec trial) */
+      {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"object\", \"properties\": "
+       "{\"z\": {\"type\": \"integer\"}}, \"oneOf\": [{\"type\": \"object\", \"properties\": "
+       "{\"k\": {\"const\": \"a\"}}, \"required\": [\"k\"]}, {\"type\": \"object\", "
+       "\"properties\": {\"k\": {\"const\": \"b\"}}, \"required\": [\"k\"]}]}}}",
+       "/properties/a/properties: \"properties\" does not apply to a oneOf"},
+      {"{\"type\": \"object\", \"properties\": {\"m\": {\"type\": \"object\", "
+       "\"additionalProperties\": {\"type\": \"integer\"}, \"required\": [\"x\"]}}}",
+       "/properties/m/required: \"required\" does not apply to a map"},
+      {"{\"type\": \"object\", \"properties\": {\"s\": {\"type\": \"string\", \"items\": "
+       "{\"type\": \"integer\"}}}}",
+       "/properties/s/items: \"items\" does not apply to a value of type \"string\""},
+      {"{\"type\": \"object\", \"properties\": {\"s\": {\"type\": \"integer\", "
+       "\"properties\": {}}}}",
+       "/properties/s/properties: \"properties\" does not apply to a value of type \"integer\""},
+      {"{\"type\": \"object\", \"properties\": {\"a\": {\"type\": \"array\", \"items\": "
+       "{\"type\": \"string\"}, \"additionalProperties\": false}}}",
+       "/properties/a/additionalProperties: \"additionalProperties\" does not apply to an array"},
+      {"{\"type\": \"object\", \"properties\": {\"e\": {\"enum\": [\"x\"], \"required\": "
+       "[]}}}",
+       "/properties/e/required: \"required\" does not apply to an enum"},
+      {"{\"type\": \"object\", \"items\": {\"type\": \"string\"}, \"properties\": {}}",
+       "/items: \"items\" does not apply to an object"},
       /* a default no double holds (was +inf, which the writer refuses) */
       {"{\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"number\", \"default\": "
        "-1e400}}}",

@@ -902,6 +902,18 @@ static void parse_union(type *t, jn *s, const char *ptr) {
 static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, bool *nullable,
                         bool root);
 
+/* Dies at the first of `kws` (NULL-terminated) in schema `s`: keywords that
+ * say nothing about a value of `what` (properties on a string, required on
+ * a map), which would otherwise be ignored. */
+static void not_for(const jn *s, const char *ptr, const char *what, const char *const *kws) {
+  for (; *kws; kws++)
+    if (member(s, *kws)) die(child_ptr(ptr, *kws), "\"%s\" does not apply to %s", *kws, what);
+}
+
+/* The keywords that only a record, an array or a map reads. */
+static const char *const shape_keywords[] = {"properties", "required", "items",
+                                             "additionalProperties", NULL};
+
 /* The schema at ptr, for type t (NULL: a new one). The two policy
  * extensions say how a record's reader treats its keys: anywhere else (a
  * map, whose duplicates follow the decode flags, a $ref, any other type)
@@ -942,9 +954,13 @@ static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, 
     die(child_ptr(ptr, "format"), "\"format\" is supported on integers only");
   if (member(s, "oneOf")) {
     if (tn && strcmp(tn, "object")) die(ptr, "oneOf variants must be objects");
+    static const char *const union_no[] = {
+        "properties", "required", "items", "additionalProperties", "enum", "const", NULL};
+    not_for(s, ptr, "a oneOf (its variants say what its value holds)", union_no);
     parse_union(t, s, ptr);
   } else if (en || cn) {
     if (tn && strcmp(tn, "string")) die(ptr, "only string enums and consts are supported");
+    not_for(s, ptr, en ? "an enum" : "a const", shape_keywords);
     parse_enum(t, en ? en : cn, child_ptr(ptr, en ? "enum" : "const"), !en);
   } else if (!tn) {
     if (member(s, "properties") || member(s, "additionalProperties"))
@@ -952,6 +968,9 @@ static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, 
     else
       die(ptr, "the schema has no \"type\" (an untyped value is not supported)");
   }
+  if (t->kind == T_UNSET && (!strcmp(tn, "boolean") || !strcmp(tn, "number") ||
+                             !strcmp(tn, "string") || !strcmp(tn, "integer")))
+    not_for(s, ptr, fmt("a value of type \"%s\"", tn), shape_keywords);
   if (t->kind == T_UNSET) {
     if (!strcmp(tn, "boolean")) {
       t->kind = T_BOOL;
@@ -973,6 +992,9 @@ static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, 
     } else if (!strcmp(tn, "array")) {
       jn *items = member(s, "items");
       if (!items) die(ptr, "an array needs \"items\"");
+      static const char *const array_no[] = {"properties", "required", "additionalProperties",
+                                             NULL};
+      not_for(s, ptr, "an array", array_no);
       bool en2;
       char *ip = child_ptr(ptr, "items");
       type *e = parse_schema(items, ip, fmt("%s_item", t->name), &en2);
@@ -980,7 +1002,11 @@ static type *parse_kind(type *t, jn *s, const char *ptr, const char *name_hint, 
       return container_of(e, T_ARRAY, ptr);
     } else if (!strcmp(tn, "object")) {
       jn *addl = member(s, "additionalProperties");
+      static const char *const object_no[] = {"items", NULL};
+      not_for(s, ptr, "an object", object_no);
       if (addl && addl->kind == J_OBJ && !member(s, "properties")) {
+        static const char *const map_no[] = {"required", NULL};
+        not_for(s, ptr, "a map (an object of additionalProperties alone)", map_no);
         bool en2;
         char *ap = child_ptr(ptr, "additionalProperties");
         type *e = parse_schema(addl, ap, fmt("%s_value", t->name), &en2);
