@@ -2434,6 +2434,11 @@ static void test_generator_errors(void **state) {
        "/properties/e/required: \"required\" does not apply to an enum"},
       {"{\"type\": \"object\", \"items\": {\"type\": \"string\"}, \"properties\": {}}",
        "/items: \"items\" does not apply to an object"},
+      /* a const has no member to say "null": {"c": null} was read, and
+       * written back as "x" (codec trial) */
+      {"{\"type\": \"object\", \"properties\": {\"c\": {\"type\": [\"string\", \"null\"], "
+       "\"const\": \"x\"}}}",
+       "/properties/c/const: a nullable const is not supported"},
       /* a default no double holds (was +inf, which the writer refuses) */
       {"{\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"number\", \"default\": "
        "-1e400}}}",

@@ -831,6 +831,11 @@ static void parse_record(type *t, jn *s, const char *ptr) {
     smap_add(&t->member_names, f->cname);
     smap_add(&t->member_names, f->flag);
     f->t = parse_schema(props->kids[i], f->ptr, fmt("%s_%s", t->name, base), &f->nullable);
+    /* a const has no member, so none to say the value was null: read,
+     * null would be written back as the constant */
+    if (f->t->kind == T_CONST && f->nullable)
+      die(child_ptr(f->ptr, "const"), "a nullable const is not supported (a const property has "
+                                      "no member to hold null)");
     f->def = member(props->kids[i], "default");
     /* null, the default of every nullable field already: no default */
     if (f->def && f->def->kind == J_NULL && f->nullable) f->def = NULL;
