@@ -1807,6 +1807,64 @@ static void test_descriptor_depth(void **state) {
   free(json);
 }
 
+/* An array of FJ_FIELD_RECORD_PTR: fj_desc_read() never stores a NULL
+ * element (null is not allowed there), so fj_desc_write() must not write
+ * one either: a NULL element is refused, not written as null that the same
+ * table then refuses to read back. */
+typedef struct kid_node {
+  int64_t v;
+  struct {
+    struct kid_node **items;
+    size_t count;
+  } kids;
+} kid_node;
+static const fj_record_desc kid_desc;
+static const fj_field_desc kid_fields[] = {{.name = "v",
+                                            .offset = offsetof(kid_node, v),
+                                            .type = FJ_FIELD_INT64,
+                                            .has_offset = FJ_NO_HAS_FLAG},
+                                           {.name = "kids",
+                                            .offset = offsetof(kid_node, kids),
+                                            .type = FJ_FIELD_ARRAY,
+                                            .has_offset = FJ_NO_HAS_FLAG,
+                                            .record = &kid_desc,
+                                            .elem = FJ_FIELD_RECORD_PTR,
+                                            .elem_size = sizeof(kid_node *)}};
+static const fj_record_desc kid_desc = {"Kid", sizeof(kid_node), kid_fields, 2, -1, -1};
+
+static fj_error write_kid(const kid_node *n, fj_buffer *b) {
+  fj_writer *w;
+  OK(fj_writer_new(&w, NULL, fj_sink_buffer(b)));
+  fj_error e = fj_desc_write(w, &kid_desc, n);
+  if (!e) e = fj_writer_finish(w);
+  fj_writer_free(w);
+  return e;
+}
+
+static void test_descriptor_null_pointer_element(void **state) {
+  (void)state;
+  OK(fj_desc_check(&kid_desc, NULL));
+  kid_node leaf = {7, {NULL, 0}}, *some[2] = {&leaf, &leaf}, *holes[2] = {&leaf, NULL};
+  kid_node root = {1, {some, 2}};
+  fj_buffer b = {0};
+  OK(write_kid(&root, &b));
+  const char *want = "{\"v\":1,\"kids\":[{\"v\":7,\"kids\":[]},{\"v\":7,\"kids\":[]}]}";
+  assert_int_equal(b.len, strlen(want));
+  assert_memory_equal(b.data, want, b.len);
+  fj_buffer_free(&b);
+  root.kids.items = holes;
+  EXPECT(write_kid(&root, &b), FJ_ERR_INVALID_ARG);
+  fj_buffer_free(&b);
+  /* and the reader refuses the null that was written before */
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  kid_node back;
+  fj_decode_error e;
+  const char *json = "{\"v\":1,\"kids\":[null]}";
+  EXPECT(fj_desc_read(NULL, json, strlen(json), &a, 0, &kid_desc, &back, &e), FJ_ERR_WRONG_TYPE);
+  fj_arena_free(&a);
+}
+
 /* Writes `T` value `in` with a writer that allows any depth; the result. */
 #define WRITE_ANY_DEPTH(T, in, buf, result)                                                        \
   do {                                                                                             \
@@ -2503,6 +2561,7 @@ int main(void) {
       cmocka_unit_test(test_descriptor_plain_fields),
       cmocka_unit_test(test_descriptor_inline_keys),
       cmocka_unit_test(test_descriptor_depth),
+      cmocka_unit_test(test_descriptor_null_pointer_element),
       cmocka_unit_test(test_deep_write),
       cmocka_unit_test(test_generated_names_compile),
   };

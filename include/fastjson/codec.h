@@ -661,11 +661,13 @@ FJ_API fj_error fj_desc_read_value(fj_decoder *d, const fj_value *v, const fj_re
  *  Absent means a has-flag that is false, or a NULL FJ_FIELD_RECORD_PTR; a
  *  field without a has-flag is always present (a string {NULL, 0} is "").
  *  @return the writer's errors; FJ_ERR_INVALID_ARG for an enum value out of
- *          range, an absent required field that is not nullable (the reader
- *          would refuse the output), or a table fj_desc_check() refuses for
- *          a NULL name, nested table or enum strings; FJ_ERR_DEPTH for
- *          records nested more than FJ_DECODE_MAX_DEPTH deep (a recursive
- *          struct built by hand), whatever the writer's max_depth. */
+ *          range, an absent required field that is not nullable or a NULL
+ *          element in an array of FJ_FIELD_RECORD_PTR (the reader would
+ *          refuse the output; nothing more is written), or a table
+ *          fj_desc_check() refuses for a NULL name, nested table or enum
+ *          strings; FJ_ERR_DEPTH for records nested more than
+ *          FJ_DECODE_MAX_DEPTH deep (a recursive struct built by hand),
+ *          whatever the writer's max_depth. */
 FJ_API fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const void *in);
 
 /** Checks a descriptor table and every table it reaches, once, before

@@ -352,7 +352,9 @@ static fj_error write_one(write_ctx *c, fj_writer *w, const fj_field_desc *f, fj
   case FJ_FIELD_RECORD:
   case FJ_FIELD_RECORD_PTR: {
     const char *rec = t == FJ_FIELD_RECORD ? src : *(const char *const *)src;
-    if (!rec) return fj_writer_null(w); /* an array's NULL element */
+    /* an array's NULL element: the reader allocates every element and
+     * refuses null there, so null written here could not be read back */
+    if (!rec) return FJ_ERR_INVALID_ARG;
     const uint8_t *lens;
     fj_error e = prepare(c, f->record, &lens);
     return e ? e : write_record(c, w, f->record, rec, lens);
