@@ -1423,7 +1423,7 @@ static void test_descriptor_checks(void **state) {
   assert_null(bad);
   assert_int_equal(fj_desc_check(NULL, &bad), FJ_ERR_INVALID_ARG);
   sized_tables t;
-  for (int k = 0; k < 10; k++) {
+  for (int k = 0; k < 11; k++) {
     make_sized(&t);
     fj_field_desc *f = &t.item[1]; /* qty, int32 */
     switch (k) {
@@ -1437,6 +1437,9 @@ static void test_descriptor_checks(void **state) {
     case 6: f = &t.doc[3], f->elem = FJ_FIELD_ARRAY; break;
     case 7: f = &t.doc[3], f->elem_size = 1; break;
     case 8: f = &t.doc[2], f->record = NULL; break;
+    /* the name of the field before it: the reader took {"sku": .., "sku":
+     * ..} as both fields, the writer wrote the key twice */
+    case 10: f->name = "sku"; break;
     }
     EXPECT(fj_desc_check(&t.doc_desc, &bad), FJ_ERR_INVALID_ARG);
     assert_ptr_equal(bad, f);

@@ -675,15 +675,17 @@ FJ_API fj_error fj_desc_write(fj_writer *w, const fj_record_desc *desc, const vo
  *  and name_len (checking them on every call cost up to 40% of their
  *  time), and a wrong one is undefined behaviour, as a wrong size given to
  *  memcpy is; they do refuse NULL names, nested tables and enum strings
- *  (FJ_ERR_INVALID_ARG). A field is good when it has a name, a name_len of
- *  0 or strlen(name), its member (and has-flag, if any) inside the struct's
- *  `size` bytes, the nested table its type needs, enum strings when it has
- *  an enum count, and, for arrays, an element type other than array whose
- *  elem_size is at least that type's size.
+ *  (FJ_ERR_INVALID_ARG). A field is good when it has a name that no
+ *  earlier field of its table has, a name_len of 0 or strlen(name), its
+ *  member (and has-flag, if any) inside the struct's `size` bytes, the
+ *  nested table its type needs, enum strings when it has an enum count,
+ *  and, for arrays, an element type other than array whose elem_size is at
+ *  least that type's size.
  *  @param bad  receives the first bad field, or NULL (may be NULL).
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`desc` NULL, a table with more than
- *          256 fields or no field array, a bad field: *bad, or more than
- *          256 distinct tables reached). */
+ *          256 fields or no field array, a bad field: *bad (the second
+ *          of two fields with one name), or more than 256 distinct tables
+ *          reached). */
 FJ_API fj_error fj_desc_check(const fj_record_desc *desc, const fj_field_desc **bad);
 
 #ifdef __cplusplus

@@ -67,6 +67,16 @@ static bool table_shape_ok(const fj_record_desc *r) {
   return r && r->nfields <= MAX_FIELDS && (r->fields || !r->nfields);
 }
 
+/* Whether a field before r->fields[i] has its JSON name: the reader would
+ * take the key's occurrences positionally and the writer would write the
+ * key twice. (At most 256 fields: the quadratic scan is cheap, and a check
+ * runs once per table.) */
+static bool name_taken(const fj_record_desc *r, size_t i) {
+  for (size_t k = 0; k < i; k++)
+    if (!strcmp(r->fields[k].name, r->fields[i].name)) return true;
+  return false;
+}
+
 #define CHECK_MAX 256 /* distinct tables fj_desc_check() follows */
 
 fj_error fj_desc_check(const fj_record_desc *desc, const fj_field_desc **bad) {
@@ -80,7 +90,7 @@ fj_error fj_desc_check(const fj_record_desc *desc, const fj_field_desc **bad) {
     if (!table_shape_ok(r)) return FJ_ERR_INVALID_ARG;
     for (size_t i = 0; i < r->nfields; i++) {
       const fj_field_desc *f = &r->fields[i];
-      if (!field_ok(f, r->size)) {
+      if (!field_ok(f, r->size) || name_taken(r, i)) {
         if (bad) *bad = f;
         return FJ_ERR_INVALID_ARG;
       }
