@@ -2301,6 +2301,31 @@ static void test_two_generated_headers(void **state) {
   if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("two generated headers clash:\n%s", out);
 }
 
+/* Two generated headers of one file name in two folders (g1/codec.h,
+ * g2/codec.h) included in one file: their include guards were both
+ * FJ_GEN_CODEC_H, so the second was silently skipped ("unknown type name
+ * 'Beta'": codec trial). */
+static void test_headers_of_one_name(void **state) {
+  (void)state;
+  static const char *const schemas[][2] = {
+      {"g1", "{\"title\": \"Alpha\", \"type\": \"object\", \"properties\": {\"a\": "
+             "{\"type\": \"integer\"}}}"},
+      {"g2", "{\"title\": \"Beta\", \"type\": \"object\", \"properties\": {\"b\": "
+             "{\"type\": \"integer\"}}}"}};
+  char out[4096], cmd[1024], name[64];
+  for (size_t i = 0; i < 2; i++) {
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/%s", g_dir, schemas[i][0]);
+    assert_int_equal(run_cmd(cmd, out, sizeof out), 0);
+    snprintf(name, sizeof name, "%s/codec", schemas[i][0]);
+    if (generate_as(schemas[i][1], name, out, sizeof out)) fail_msg("%s: %s", schemas[i][1], out);
+  }
+  snprintf(cmd, sizeof cmd,
+           "printf '#include \"g1/codec.h\"\\n#include \"g2/codec.h\"\\nAlpha a; Beta b;\\n' | "
+           "%s -std=c11 -Wall -Wextra -Werror -fsyntax-only -I%s/include -I%s -x c - 2>&1",
+           FJ_CC, FJ_SOURCE_DIR, g_dir);
+  if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("g1/codec.h and g2/codec.h clash:\n%s", out);
+}
+
 /* A record of 300 properties: the writers' pre-quoted keys (over 4095
  * bytes, the longest string literal -Wpedantic allows) still compile
  * (adversarial trial: they were one literal). */
@@ -2555,6 +2580,7 @@ int main(void) {
       cmocka_unit_test(test_generated_null_arguments),
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_two_generated_headers),
+      cmocka_unit_test(test_headers_of_one_name),
       cmocka_unit_test(test_many_properties_pedantic),
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_generator_large_schemas),
