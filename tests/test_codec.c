@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2553,6 +2554,24 @@ static void test_generator_errors(void **state) {
    * not a .c file that does not compile (adversarial trial) */
   assert_int_equal(generate_as("{\"type\": \"object\"}", "'o\"ut'", buf, sizeof buf), 2);
   assert_non_null(strstr(buf, "#include"));
+  /* an OUT_BASE with no file name (a folder's, or none) is a usage error:
+   * it wrote the hidden files .h and .c (codec trial) */
+  char cmd[512], want[512];
+  assert_int_equal(generate_as("{\"type\": \"object\"}", "", buf, sizeof buf), 2);
+  assert_string_equal(buf,
+                      "fastjson-gen: OUT_BASE has no file name (it ends in '/' or is empty)\n");
+  snprintf(want, sizeof want, "%s/.h", g_dir);
+  assert_int_equal(access(want, F_OK), -1);
+  snprintf(cmd, sizeof cmd, "%s %s/schema.json '' 2>&1", FJ_GEN, g_dir);
+  assert_int_equal(run_cmd(cmd, buf, sizeof buf), 2);
+  assert_string_equal(buf,
+                      "fastjson-gen: OUT_BASE has no file name (it ends in '/' or is empty)\n");
+  /* a folder as SCHEMA cannot be read: an I/O error (exit 3), as the
+   * fastjson command says, not a schema error "document is empty" (exit 1) */
+  snprintf(cmd, sizeof cmd, "%s %s %s/gen_out 2>&1", FJ_GEN, g_dir, g_dir);
+  assert_int_equal(run_cmd(cmd, buf, sizeof buf), 3);
+  snprintf(want, sizeof want, "fastjson-gen: cannot read %s: %s\n", g_dir, strerror(EISDIR));
+  assert_string_equal(buf, want);
 }
 
 int main(void) {

@@ -2432,6 +2432,11 @@ static char *read_file(const char *path, size_t *len) {
     memcpy(b.s + b.len, chunk, n);
     b.len += n;
   }
+  /* a folder opens, then fails to read (EISDIR): not an empty schema */
+  if (ferror(f)) {
+    fprintf(stderr, "fastjson-gen: cannot read %s: %s\n", path, strerror(errno));
+    exit(3);
+  }
   fclose(f);
   *len = b.len;
   return b.s ? b.s : xstrdup("");
@@ -2532,16 +2537,22 @@ int main(int argc, char **argv) {
   }
   if (argc != 3 || argv[1][0] == '-') usage(stderr, 2);
   g_schema_path = argv[1];
-  parse_document(argv[1]);
   const char *base = argv[2];
   const char *slash = strrchr(base, '/');
-  char *header_name = fmt("%s.h", slash ? slash + 1 : base);
+  const char *file = slash ? slash + 1 : base;
+  /* "out/" or "" would write the hidden files .h and .c */
+  if (!*file) {
+    fprintf(stderr, "fastjson-gen: OUT_BASE has no file name (it ends in '/' or is empty)\n");
+    return 2;
+  }
   /* the .c file names its header in #include "...", which has no escapes */
-  if (strpbrk(header_name, "\"\\\n")) {
+  if (strpbrk(file, "\"\\\n")) {
     fprintf(stderr, "fastjson-gen: OUT_BASE's file name holds a '\"', '\\' or newline, which "
                     "#include \"...\" cannot name\n");
     return 2;
   }
+  parse_document(argv[1]);
+  char *header_name = fmt("%s.h", file);
   sbuf h = {0}, c = {0};
   emit_header(&h, header_name);
   emit_source(&c, header_name);
