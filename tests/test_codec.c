@@ -2526,6 +2526,18 @@ static void test_generator_errors(void **state) {
       {"{\"type\": \"object\", \"properties\": {\"c\": {\"type\": [\"string\", \"null\"], "
        "\"const\": \"x\"}}}",
        "/properties/c/const: a nullable const is not supported"},
+      /* "$ref" is a URI fragment holding a JSON Pointer (RFC 6901): "/"
+       * separates tokens, '~' starts an escape, '%' a URI escape (all were
+       * matched as raw text: codec trial) */
+      {"{\"type\": \"object\", \"properties\": {\"b\": {\"$ref\": \"#/$defs/a/b\"}}, "
+       "\"$defs\": {\"a/b\": {\"type\": \"integer\"}}}",
+       "/properties/b/$ref: $ref \"#/$defs/a/b\": a pointer into a definition is not supported"},
+      {"{\"type\": \"object\", \"properties\": {\"b\": {\"$ref\": \"#/$defs/a~b\"}}, "
+       "\"$defs\": {\"a~b\": {\"type\": \"integer\"}}}",
+       "/properties/b/$ref: $ref \"#/$defs/a~b\": '~' is not followed by 0 or 1"},
+      {"{\"type\": \"object\", \"properties\": {\"b\": {\"$ref\": \"#/$defs/A\"}}, "
+       "\"$defs\": {\"A\": {\"$ref\": \"#/$defs/a%zb\"}, \"a%zb\": {\"type\": \"integer\"}}}",
+       "/$defs/A/$ref: $ref \"#/$defs/a%zb\": '%' is not followed by two hex digits"},
       /* a default no double holds (was +inf, which the writer refuses) */
       {"{\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"number\", \"default\": "
        "-1e400}}}",
@@ -2539,6 +2551,20 @@ static void test_generator_errors(void **state) {
                             "\"$comment\": \"c\", \"properties\": {}}",
                             buf, sizeof buf),
                    0);
+  /* escaped names: b and c name "a/b" (not "a~1b"), d "a%b", e "a~1" */
+  assert_int_equal(
+      generate("{\"title\": \"A\", \"type\": \"object\", \"properties\": {\"b\": "
+               "{\"$ref\": \"#/$defs/a~1b\"}, \"c\": {\"$ref\": \"#/%24defs/a~1b\"}, \"d\": "
+               "{\"$ref\": \"#/$defs/a%25b\"}, \"e\": {\"$ref\": \"#/$defs/a~01\"}}, \"$defs\": "
+               "{\"a~1b\": {\"type\": \"object\", \"properties\": {\"q\": {\"type\": "
+               "\"integer\"}}}, \"a/b\": {\"type\": \"object\", \"properties\": {\"r\": "
+               "{\"type\": \"string\"}}}, \"a%b\": {\"type\": \"integer\"}, \"a~1\": "
+               "{\"type\": \"string\"}}}",
+               buf, sizeof buf),
+      0);
+  expect_in_generated("gen_out.h", "  a_b b;\n", "  a_b c;\n", "the members of \"#/$defs/a~1b\"");
+  expect_in_generated("gen_out.h", "  int64_t d;\n", "  fj_str e;\n",
+                      "the members of \"#/$defs/a%25b\" and \"#/$defs/a~01\"");
   /* null is every nullable field's default already; a non-nullable one
    * still refuses it */
   assert_int_equal(generate("{\"type\": \"object\", \"properties\": {\"s\": {\"type\": "

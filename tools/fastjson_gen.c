@@ -371,6 +371,7 @@ static jn *g_root;
 static type *g_root_type;
 static const char *g_root_ref; /* where "$ref": "#" first appears, if it does */
 static char **g_def_names;
+static size_t *g_def_name_lens;
 static type **g_def_types;
 static size_t g_ndefs;
 
@@ -715,12 +716,87 @@ static const char *type_keyword(const jn *s, const char *ptr, bool *nullable) {
   return one ? one : "null";
 }
 
-/* The index of the definition a "$ref" names, or g_ndefs. */
-static size_t def_index(const jn *ref) {
-  const char *prefix = "#/$defs/";
-  if (ref->kind != J_STR || strncmp(ref->s, prefix, strlen(prefix))) return g_ndefs;
+static int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* The JSON Pointer that the fragment of "$ref" `r` (after its '#') is, its
+ * percent escapes decoded (RFC 6901 section 6: "#/$defs/a%25b" names
+ * "a%b"); its length in *len. A '%' without two hex digits is an error
+ * at `ptr`. */
+static char *fragment_pointer(const jn *r, const char *ptr, size_t *len) {
+  char *p = xmalloc(r->slen), *o = p;
+  for (size_t i = 1; i < r->slen; i++) {
+    if (r->s[i] != '%') {
+      *o++ = r->s[i];
+      continue;
+    }
+    int hi = i + 2 < r->slen ? hex_digit(r->s[i + 1]) : -1;
+    int lo = hi < 0 ? -1 : hex_digit(r->s[i + 2]);
+    if (lo < 0)
+      die(ptr, "$ref \"%s\": '%%' is not followed by two hex digits (a '%%' in a name is %%25)",
+          r->s);
+    *o++ = (char)(hi << 4 | lo);
+    i += 2;
+  }
+  *len = (size_t)(o - p);
+  return p;
+}
+
+/* The reference token of `n` bytes at s unescaped in place (RFC 6901
+ * section 4: "~1" is '/', "~0" is '~', in one pass so that "~01" is "~1");
+ * its new length. Any other '~' is an error at `ptr`. */
+static size_t unescape_token(const jn *r, const char *ptr, char *s, size_t n) {
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] == '~') {
+      if (i + 1 == n || (s[i + 1] != '0' && s[i + 1] != '1'))
+        die(ptr,
+            "$ref \"%s\": '~' is not followed by 0 or 1 (in a JSON Pointer, \"~0\" is "
+            "'~' and \"~1\" is '/')",
+            r->s);
+      s[o++] = s[++i] == '0' ? '~' : '/';
+    } else {
+      s[o++] = s[i];
+    }
+  }
+  return o;
+}
+
+/* The name of the definition that "$ref" `r` points at ("#/$defs/NAME",
+ * as a URI fragment and a JSON Pointer), its length in *len; NULL when `r`
+ * is no such reference (not a string, "#", another pointer), which
+ * resolve_ref() refuses. A pointer below a definition ("#/$defs/a/b" is
+ * member "b" of definition "a", not definition "a/b") and bad escapes are
+ * errors at `ptr`. */
+static char *def_name(const jn *r, const char *ptr, size_t *len) {
+  if (r->kind != J_STR || r->slen == 0 || r->s[0] != '#') return NULL;
+  size_t n;
+  char *p = fragment_pointer(r, ptr, &n);
+  if (n == 0 || p[0] != '/') return NULL;
+  /* the first token: "$defs" as written or escaped */
+  char *second = memchr(p + 1, '/', n - 1);
+  if (!second) return NULL;
+  size_t first_len = unescape_token(r, ptr, p + 1, (size_t)(second - p - 1));
+  if (first_len != 5 || memcmp(p + 1, "$defs", 5)) return NULL;
+  char *name = second + 1;
+  size_t name_len = n - (size_t)(name - p);
+  if (memchr(name, '/', name_len))
+    die(ptr,
+        "$ref \"%s\": a pointer into a definition is not supported (only "
+        "\"#/$defs/Name\"; a '/' in Name is written ~1)",
+        r->s);
+  *len = unescape_token(r, ptr, name, name_len);
+  return name;
+}
+
+/* The index of the definition of `n` bytes at `name`, or g_ndefs. */
+static size_t def_index(const char *name, size_t n) {
   for (size_t i = 0; i < g_ndefs; i++)
-    if (!strcmp(g_def_names[i], ref->s + strlen(prefix))) return i;
+    if (g_def_name_lens[i] == n && !memcmp(g_def_names[i], name, n)) return i;
   return g_ndefs;
 }
 
@@ -731,9 +807,10 @@ static type *resolve_ref(const jn *r, const char *ptr) {
     if (!g_root_ref) g_root_ref = ptr;
     return g_root_type;
   }
-  if (strncmp(r->s, "#/$defs/", 8))
-    die(ptr, "unsupported $ref \"%s\" (only \"#\" and \"#/$defs/Name\")", r->s);
-  size_t i = def_index(r);
+  size_t n;
+  const char *name = def_name(r, ptr, &n);
+  if (!name) die(ptr, "unsupported $ref \"%s\" (only \"#\" and \"#/$defs/Name\")", r->s);
+  size_t i = def_index(name, n);
   if (i == g_ndefs) die(ptr, "$ref \"%s\": no such definition", r->s);
   return g_def_types[i];
 }
@@ -1058,7 +1135,9 @@ static void parse_def(jn *defs, size_t i) {
     die(t->ptr, "a cycle of definitions that are only a $ref to each other (no type to define)");
   g_def_state[i] = 1;
   jn *ref = defs->kids[i]->kind == J_OBJ ? member(defs->kids[i], "$ref") : NULL;
-  if (ref && def_index(ref) < g_ndefs) parse_def(defs, def_index(ref));
+  size_t n;
+  const char *name = ref ? def_name(ref, child_ptr(t->ptr, "$ref"), &n) : NULL;
+  if (name && def_index(name, n) < g_ndefs) parse_def(defs, def_index(name, n));
   bool nullable;
   type *r = parse_into(t, defs->kids[i], t->ptr, t->name, &nullable, false);
   if (r != t) { /* a primitive, array or map: the definition is an alias */
@@ -2482,6 +2561,7 @@ static void parse_document(const char *schema_path) {
     if (defs->kind != J_OBJ) die("/$defs", "\"$defs\" must be an object");
     g_ndefs = defs->n;
     g_def_names = defs->keys;
+    g_def_name_lens = defs->key_lens;
     g_def_types = xmalloc(defs->n * sizeof *g_def_types);
     for (size_t i = 0; i < defs->n; i++) {
       g_def_types[i] = new_type(T_UNSET, child_ptr("/$defs", defs->keys[i]));
