@@ -123,11 +123,16 @@ typedef struct smap {
   size_t *lens, *vals, cap, n;
 } smap;
 
-static size_t smap_slot(const smap *m, const char *k, size_t n) {
-  uint64_t h = 14695981039346656037u; /* FNV-1a */
+/* The 64-bit FNV-1a hash of n bytes. */
+static uint64_t fnv1a(const char *s, size_t n) {
+  uint64_t h = UINT64_C(14695981039346656037);
   for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char)k[i]) * 1099511628211u;
-  size_t i = (size_t)h & (m->cap - 1);
+    h = (h ^ (unsigned char)s[i]) * UINT64_C(1099511628211);
+  return h;
+}
+
+static size_t smap_slot(const smap *m, const char *k, size_t n) {
+  size_t i = (size_t)fnv1a(k, n) & (m->cap - 1);
   while (m->keys[i] && (m->lens[i] != n || memcmp(m->keys[i], k, n)))
     i = (i + 1) & (m->cap - 1);
   return i;
@@ -1566,9 +1571,7 @@ static void emit_declarations(sbuf *h) {
  * headers share a guard only when they declare the same things (and then
  * the second must be skipped: C11 refuses a struct defined twice). */
 static char *header_guard(const char *header_name, const sbuf *body) {
-  uint64_t hash = UINT64_C(14695981039346656037);
-  for (size_t i = 0; i < body->len; i++)
-    hash = (hash ^ (unsigned char)body->s[i]) * UINT64_C(1099511628211);
+  const uint64_t hash = fnv1a(body->s, body->len);
   char *guard = join(join("FJ_GEN", ident(header_name, strlen(header_name) - 2)),
                      fmt("%016" PRIX64 "_H", hash));
   for (char *g = guard; *g; g++)
