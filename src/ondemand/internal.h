@@ -85,9 +85,11 @@ struct fj_parser {
    * stage 1 for them */
   const uint8_t *u_blocks;
   bool batch_backslashes; /* hot.backslashes of the stream's batch */
-  /* the stream's batch: its first byte and its block bytes (u: NULL or as
-   * u_blocks), which its documents adopt (fj__parser_adopt) */
-  const uint8_t *batch_buf, *batch_bs_blocks, *batch_u_blocks;
+  /* the stream's batch: its first byte, from which its block bytes (after
+   * the index) count, and whether stage 1 made \u block bytes too; its
+   * documents adopt them (fj__parser_adopt) */
+  const uint8_t *batch_buf;
+  bool batch_u_blocks;
   /* Serials: each document and each container entry gets the next one, and
    * they are never reset, so a serial names one entry for the parser's
    * lifetime. A handle stores its parent's; it is valid while that entry is

@@ -196,8 +196,7 @@ fj_error fj__parser_scan_batch(fj_parser *p, const uint8_t *buf, size_t len, boo
   *n = res.n;
   *err_offset = res.err_offset;
   p->batch_buf = buf;
-  p->batch_bs_blocks = res.bs_blocks;
-  p->batch_u_blocks = res.u_blocks;
+  p->batch_u_blocks = u_blocks;
   p->batch_u_escapes = res.u_escapes;
   p->batch_backslashes = res.backslashes;
   return err;
@@ -211,8 +210,8 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
   p->u_escapes = p->batch_u_escapes;
   p->hot.backslashes = p->batch_backslashes;
   /* the batch's block bytes, counted from its first byte */
-  p->hot.bs_blocks = p->batch_bs_blocks;
-  p->u_blocks = p->batch_u_blocks;
+  p->hot.bs_blocks = bs_bytes(p);
+  p->u_blocks = p->batch_u_blocks ? u_bytes(p) : NULL;
   p->hot.bs_base = p->batch_buf;
   return finish_document(p, root);
 }
