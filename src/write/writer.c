@@ -1009,10 +1009,8 @@ fj_error fj_writer_finish(fj_writer *w) {
     w->finished = true;
   }
   fj_error err = sync_output(w);
-  if (err) return err;
-  /* as fj__counted_result(): some output was counted, not stored */
-  if (w->fbuf && w->fbuf->needed != w->fbuf->len) return FJ_ERR_BUFFER_TOO_SMALL;
-  return FJ_OK;
+  if (err || !w->fbuf) return err;
+  return fj__counted_result(fj_sink_fixed(w->fbuf), FJ_OK); /* some output only counted? */
 }
 
 fj_error fj_writer_size(const fj_writer *w, size_t *bytes) {
