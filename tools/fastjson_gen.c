@@ -1142,7 +1142,8 @@ static void parse_def(jn *defs, size_t i) {
   jn *ref = defs->kids[i]->kind == J_OBJ ? member(defs->kids[i], "$ref") : NULL;
   size_t n;
   const char *name = ref ? def_name(ref, child_ptr(t->ptr, "$ref"), &n) : NULL;
-  if (name && def_index(name, n) < g_ndefs) parse_def(defs, def_index(name, n));
+  const size_t target = name ? def_index(name, n) : g_ndefs;
+  if (target < g_ndefs) parse_def(defs, target);
   bool nullable;
   type *r = parse_into(t, defs->kids[i], t->ptr, t->name, &nullable, false);
   if (r != t) { /* a primitive, array or map: the definition is an alias */
