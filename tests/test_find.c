@@ -272,7 +272,7 @@ static void keys_alike_at_both_ends(void **state) {
     const fj__field_slot *slot = &t->slots[i];
     if (!slot->vpos) continue;
     filled++;
-    uint32_t d = (i - (slot->hash & t->mask)) & t->mask;
+    uint32_t d = (i - (fj__key_home(slot->id, slot->key_len) & t->mask)) & t->mask;
     if (d > worst) worst = d;
   }
   assert_int_equal(filled, N);

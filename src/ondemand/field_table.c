@@ -18,6 +18,18 @@
  * linear search in charge. One table per parser: the most recent object. */
 #include "ondemand/field_table.h"
 
+/* fj__key_id() of a key over eight bytes: out of line, so that the
+ * lookups of short keys, the usual ones, need fewer registers. */
+uint64_t fj__key_id_long(const uint8_t *s, size_t n) {
+  const uint64_t k = 0x9E3779B97F4A7C15ull;
+  uint64_t h = fj__key_word(s, 8) ^ n;
+  for (size_t i = 8; i + 8 < n; i += 8) { /* the middle words */
+    h = (h ^ fj__key_word(s + i, 8)) * k;
+    h ^= h >> 29;
+  }
+  return h ^ fj__key_word(s + n - 8, 8) * k;
+}
+
 /* Objects with fewer fields are searched linearly: a wrap costs little. */
 enum { MIN_FIELDS = 8 };
 
@@ -50,12 +62,14 @@ static bool make_room(fj_parser *p, uint32_t fields) {
   memset(s, 0, 2 * (size_t)used * sizeof *s);
   t->slots = s;
   t->mask = 2 * used - 1;
-  bool placed = true;
+  bool placed = true; /* the keys are distinct: each goes to the first empty slot */
   for (uint32_t i = 0; i < used && placed; i++) {
     if (!old[i].vpos) continue;
-    fj__field_slot *slot =
-        fj__fields_probe(p, p->hot.buf + old[i].key_off, old[i].key_len, old[i].hash);
-    if ((placed = slot != NULL)) *slot = old[i];
+    uint32_t j = fj__key_home(old[i].id, old[i].key_len) & t->mask;
+    unsigned d = 0;
+    while (s[j].vpos && d++ < FJ__FIELDS_MAX_PROBE)
+      j = (j + 1) & t->mask;
+    if ((placed = !s[j].vpos)) s[j] = old[i];
   }
   fj__free(&p->alloc, old, (size_t)t->cap * sizeof *old);
   t->cap = 2 * used;
@@ -92,11 +106,11 @@ static bool build(fj_parser *p, uint32_t start) {
     size_t len;
     fj__raw_key(p, pos, &raw, &len);
     if (fj__find_backslash(p, raw, len) != len || !make_room(p, k)) return false;
-    uint32_t h = fj__key_hash(raw, len);
-    fj__field_slot *slot = fj__fields_probe(p, raw, len, h);
+    const uint64_t id = fj__key_id(raw, len);
+    fj__field_slot *slot = fj__fields_probe(p, raw, len, id);
     if (!slot || slot->vpos) return false; /* too many collisions, or a duplicate key */
     const uint32_t vpos = pos + 2;
-    *slot = (fj__field_slot){(uint32_t)(raw - buf), (uint32_t)len, vpos, h};
+    *slot = (fj__field_slot){id, (uint32_t)len, vpos};
     k++;
     const uint8_t vc = buf[idx[vpos]];
     if (!fj__is_value_start(vc)) return false;

@@ -23,22 +23,27 @@ static inline uint64_t fj__key_word(const uint8_t *s, size_t n) {
   return n ? s[0] | (uint64_t)s[n / 2] << 8 | (uint64_t)s[n - 1] << 16 : 0;
 }
 
-/* A hash of a raw key: its length and all its bytes, eight at a time (the
- * usual key of up to 16 bytes is two overlapping words). Every byte counts:
+/* A raw key's id: for a key of up to eight bytes, fj__key_word() of it,
+ * which differs between any two keys of one length, so that an id and a
+ * length that match are the key and no byte of the document is read; for a
+ * longer key, a 64-bit hash of all its bytes, eight at a time, whose match
+ * is then checked against the document. Every byte of a long key counts:
  * keys that share their first and last eight bytes (fixed-width ids,
  * paths) otherwise all fell into one probe chain. */
+uint64_t fj__key_id_long(const uint8_t *s, size_t n); /* field_table.c */
+static inline uint64_t fj__key_id(const uint8_t *s, size_t n) {
+  return n <= 8 ? fj__key_word(s, n) : fj__key_id_long(s, n);
+}
+
+/* The hash of a key by its id and length: its home slot in a table is the
+ * low bits. */
+static inline uint32_t fj__key_home(uint64_t id, size_t n) {
+  return (uint32_t)(((id ^ n) * 0xD6E8FEB86659FD93ull) >> 32);
+}
+
+/* The home hash of the raw key (s, n). */
 static inline uint32_t fj__key_hash(const uint8_t *s, size_t n) {
-  const uint64_t k = 0x9E3779B97F4A7C15ull;
-  uint64_t h = fj__key_word(s, n) ^ n;
-  if (n > 8) {
-    for (size_t i = 8; i + 8 < n; i += 8) { /* the middle words of a long key */
-      h = (h ^ fj__key_word(s + i, 8)) * k;
-      h ^= h >> 29;
-    }
-    h ^= fj__key_word(s + n - 8, 8) * k;
-  }
-  h *= 0xD6E8FEB86659FD93ull;
-  return (uint32_t)(h >> 32);
+  return fj__key_home(fj__key_id(s, n), n);
 }
 
 /* The longest probe a table may need: build() gives up a table (the linear
@@ -46,18 +51,25 @@ static inline uint32_t fj__key_hash(const uint8_t *s, size_t n) {
  * a key in a table is always within this many slots of its first. */
 enum { FJ__FIELDS_MAX_PROBE = 64 };
 
-/* The slot for raw key (s, n): the one holding it, or the empty one where it
- * would go; NULL if neither comes within FJ__FIELDS_MAX_PROBE slots (then
- * the key is not in the table, and cannot be put in it). */
+/* Whether the slot, which holds a key of id `id` and length n, holds the
+ * raw key s: only a long key's bytes need comparing (its id is a hash). */
+static inline bool fj__slot_holds(const fj_parser *p, const fj__field_slot *slot, uint64_t id,
+                                  const uint8_t *s, size_t n) {
+  if (slot->id != id || slot->key_len != n) return false;
+  return n <= 8 || fj__bytes_equal(p->hot.buf + p->hot.idx[slot->vpos - 2] + 1, s, n);
+}
+
+/* The slot for raw key (s, n) of id `id`: the one holding it, or the empty
+ * one where it would go; NULL if neither comes within FJ__FIELDS_MAX_PROBE
+ * slots (then the key is not in the table, and cannot be put in it). */
 static inline fj__field_slot *fj__fields_probe(const fj_parser *p, const uint8_t *s, size_t n,
-                                               uint32_t h) {
+                                               uint64_t id) {
   const fj__field_table *t = &p->fields;
-  uint32_t i = h & t->mask;
+  uint32_t i = fj__key_home(id, n) & t->mask;
   for (unsigned d = 0; d <= FJ__FIELDS_MAX_PROBE; d++, i = (i + 1) & t->mask) {
     fj__field_slot *slot = &t->slots[i];
     if (slot->vpos == 0) return slot; /* 0 is the root's position: never a field value */
-    if (slot->hash == h && slot->key_len == n && fj__bytes_equal(p->hot.buf + slot->key_off, s, n))
-      return slot;
+    if (fj__slot_holds(p, slot, id, s, n)) return slot;
   }
   return NULL;
 }
@@ -69,7 +81,7 @@ static inline int fj__fields_lookup(const fj_parser *p, const fj_object *o, cons
   const fj__field_table *t = &p->fields;
   if (t->serial != o->serial || !t->usable) return -1;
   const uint8_t *s = (const uint8_t *)key;
-  const fj__field_slot *slot = fj__fields_probe(p, s, key_len, fj__key_hash(s, key_len));
+  const fj__field_slot *slot = fj__fields_probe(p, s, key_len, fj__key_id(s, key_len));
   if (!slot || !slot->vpos) return 0;
   *vpos = slot->vpos;
   return 1;

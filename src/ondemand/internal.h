@@ -37,9 +37,9 @@ typedef struct fj__arena_mark {
 
 /* The field table of one object (field_table.c): raw key -> value position. */
 typedef struct fj__field_slot {
-  uint32_t key_off, key_len; /* the raw key's bytes in the document */
-  uint32_t vpos;             /* structural of the value; 0: empty slot */
-  uint32_t hash;
+  uint64_t id;      /* the raw key's id (field_table.h: fj__key_id) */
+  uint32_t key_len; /* the raw key's length in bytes; the key is structural vpos - 2 */
+  uint32_t vpos;    /* structural of the value; 0: empty slot */
 } fj__field_slot;
 
 typedef struct fj__field_table {
