@@ -41,11 +41,6 @@ static inline uint32_t fj__key_home(uint64_t id, size_t n) {
   return (uint32_t)(((id ^ n) * 0xD6E8FEB86659FD93ull) >> 32);
 }
 
-/* The home hash of the raw key (s, n). */
-static inline uint32_t fj__key_hash(const uint8_t *s, size_t n) {
-  return fj__key_home(fj__key_id(s, n), n);
-}
-
 /* The longest probe a table may need: build() gives up a table (the linear
  * search stays in charge) rather than let colliding keys make one slow, so
  * a key in a table is always within this many slots of its first. */
