@@ -317,12 +317,50 @@ static void colliding_keys_give_up_the_table(void **state) {
   fj_parser_free(p);
 }
 
+/* A copy of an object iteration that another copy has stepped past is out
+ * of date: every step on it fails with FJ_ERR_OUT_OF_ORDER (parser.h), also
+ * when the object has a field table (a lookup once jumped through the
+ * table from the stale copy and made the copy that stepped last the
+ * refused one). Both spellings of the object: with a table (plain keys),
+ * and without (an escaped key). */
+static void stale_copy_refused_with_a_table(void **state) {
+  (void)state;
+  static const char *const docs[] = {
+      "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10}",
+      "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"\\u0066\":6,\"g\":7,\"h\":8,\"i\":9,"
+      "\"j\":10}"};
+  for (size_t d = 0; d < sizeof docs / sizeof *docs; d++) {
+    fj_parser *p;
+    OK(fj_parser_new(&p, NULL));
+    fj_value root, v;
+    fj_object o1, o2;
+    int64_t x;
+    OK(fj_parser_parse(p, docs[d], strlen(docs[d]), &root));
+    OK(fj_value_get_object(&root, &o1));
+    OK(fj_object_find(&o1, "j", &v));
+    OK(fj_object_find(&o1, "a", &v)); /* wraps: the table is built (for docs[0]) */
+    assert_int_equal(p->fields.usable, d == 0);
+    o2 = o1;
+    OK(fj_object_find(&o1, "c", &v)); /* o1 steps: o2 is out of date */
+    EXPECT(fj_object_find(&o2, "e", &v), FJ_ERR_OUT_OF_ORDER);
+    EXPECT(fj_object_next(&o2, NULL, &v), FJ_ERR_OUT_OF_ORDER);
+    OK(fj_object_next(&o1, NULL, &v)); /* o1 goes on where it was: "d" */
+    OK(fj_value_get_int64(&v, &x));
+    assert_int_equal(x, 4);
+    OK(fj_object_find(&o1, "b", &v)); /* through the table again */
+    OK(fj_value_get_int64(&v, &x));
+    assert_int_equal(x, 2);
+    fj_parser_free(p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lookups_follow_the_model),
       cmocka_unit_test(reverse_order_in_a_big_object),
       cmocka_unit_test(keys_alike_at_both_ends),
       cmocka_unit_test(colliding_keys_give_up_the_table),
+      cmocka_unit_test(stale_copy_refused_with_a_table),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

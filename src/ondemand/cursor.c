@@ -620,14 +620,17 @@ missing:
 
 /* The common out-of-order lookup, kept out of find_field (whose frame costs
  * more than the lookup): the object has a field table, the cursor is in it
- * at its depth (not inside a field's value), and the key is a field. Then
- * the cursor jumps to the value; the value it was on needs no skipping, as
- * building the table walked every field. Anything else, a miss included,
- * returns false and find_field decides as always. */
+ * at its depth (not inside a field's value) where this copy of the
+ * iteration left it (no other copy stepped since), and the key is a field.
+ * Then the cursor jumps to the value; the value it was on needs no
+ * skipping, as building the table walked every field. Anything else, a
+ * miss or a stale copy included, returns false and find_field decides (or
+ * refuses) as always. */
 static inline bool table_hit(fj_object *o, const char *key, size_t key_len, fj_value *value) {
   fj_parser *p = o->parser;
   uint32_t vpos;
   if (p->hot.cur != o->serial || o->state != FJ_ITER_MIDDLE ||
+      !where_left(p, FJ_ITER_MIDDLE, o->last, o->start) ||
       fj__fields_lookup(p, o, key, key_len, &vpos) <= 0)
     return false;
   found_at(p, o, vpos, value);
