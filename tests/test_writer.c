@@ -1550,6 +1550,35 @@ static void test_fixed_buffer_refused(void **state) {
   fj_buffer_free(&b);
 }
 
+/* fj_sink_buffer(NULL) and fj_sink_file(NULL) have nowhere to write: the
+ * writer, its reset and the text functions refuse them with
+ * FJ_ERR_INVALID_ARG, as their own write functions do when called
+ * directly. Before, fj_writer_new() took them and the first event wrote
+ * through NULL (a trial's fj_sink_buffer(NULL) crashed). */
+static void test_null_buffer_and_file_sinks_refused(void **state) {
+  (void)state;
+  const fj_sink sinks[] = {fj_sink_buffer(NULL), fj_sink_file(NULL)};
+  fj_buffer b = {0};
+  fj_writer *ok;
+  assert_int_equal(fj_writer_new(&ok, NULL, fj_sink_buffer(&b)), FJ_OK);
+  for (size_t i = 0; i < sizeof sinks / sizeof *sinks; i++) {
+    fj_writer *w = ok;
+    assert_int_equal(fj_writer_new(&w, NULL, sinks[i]), FJ_ERR_INVALID_ARG);
+    assert_null(w);
+    assert_int_equal(fj_writer_reset(ok, sinks[i]), FJ_ERR_INVALID_ARG);
+    assert_int_equal(fj_minify(parser(), "[1, 2]", 6, sinks[i]), FJ_ERR_INVALID_ARG);
+    assert_int_equal(fj_minify_unvalidated("[1, 2]", 6, sinks[i]), FJ_ERR_INVALID_ARG);
+    assert_int_equal(fj_pretty(parser(), "[1, 2]", 6, NULL, sinks[i]), FJ_ERR_INVALID_ARG);
+    assert_int_equal(sinks[i].write(sinks[i].ctx, "[1,2]", 5), FJ_ERR_INVALID_ARG);
+  }
+  /* the writer refused nothing of its own sink on the way */
+  assert_int_equal(fj_writer_int64(ok, 7), FJ_OK);
+  assert_int_equal(fj_writer_finish(ok), FJ_OK);
+  assert_string_equal((const char *)b.data, "7");
+  fj_writer_free(ok);
+  fj_buffer_free(&b);
+}
+
 static fj_error failing_write(void *ctx, const void *bytes, size_t len) {
   (void)ctx;
   (void)bytes;
@@ -1826,6 +1855,7 @@ int main(void) {
       cmocka_unit_test(test_text_into_fixed_buffers),
       cmocka_unit_test(test_fixed_after_overflow),
       cmocka_unit_test(test_fixed_buffer_refused),
+      cmocka_unit_test(test_null_buffer_and_file_sinks_refused),
       cmocka_unit_test(test_sink_error_before_value_errors),
       cmocka_unit_test(test_chunk_bound),
       cmocka_unit_test(test_buffer_taken_between_syncs),

@@ -39,7 +39,9 @@ typedef struct fj_buffer {
 } fj_buffer;
 
 /** A sink appending to `buf` (which must outlive the sink's use). Its write
- *  returns FJ_OK, or FJ_ERR_NOMEM (the buffer is then unchanged). A writer
+ *  returns FJ_OK, or FJ_ERR_NOMEM (the buffer is then unchanged), or
+ *  FJ_ERR_INVALID_ARG when `buf` is NULL (writers and the text functions
+ *  refuse that sink with FJ_ERR_INVALID_ARG before any output). A writer
  *  given this sink grows and fills `buf` directly, and at every
  *  fj_writer_flush() and every fj_writer_finish() that returns FJ_OK updates
  *  `len` and makes `data[len]` a NUL (not counted in `len`). A finish that
@@ -101,7 +103,9 @@ FJ_API fj_sink fj_sink_fixed(fj_fixed_buffer *fb);
 
 /** A sink writing to `stream` with fwrite() (no flush: call fflush() or
  *  fclose() yourself). Its write returns FJ_OK, or FJ_ERR_IO if fwrite()
- *  writes less than asked. `stream` must stay open during the sink's use. */
+ *  writes less than asked, or FJ_ERR_INVALID_ARG when `stream` is NULL
+ *  (writers and the text functions refuse that sink before any output). `stream` must stay open
+ * during the sink's use. */
 FJ_API fj_sink fj_sink_file(FILE *stream);
 
 #ifdef __cplusplus

@@ -32,7 +32,8 @@ typedef struct fj_pretty_options {
  *  stale (FJ_ERR_STALE_DOCUMENT afterwards) whatever the result, except
  *  FJ_ERR_INVALID_ARG.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`parser` or `sink.write` NULL,
- *          `sink` fj_sink_fixed() of NULL or of a buffer fj_fixed_buffer
+ *          `sink` fj_sink_buffer() or fj_sink_file() of NULL,
+ *          fj_sink_fixed() of NULL or of a buffer fj_fixed_buffer
  *          says is refused, or `json` NULL with `len` > 0; nothing is
  *          parsed then); any other error of fj_parser_validate() (its
  *          location is kept in the parser); the sink's error. With
@@ -68,7 +69,7 @@ FJ_API fj_error fj_minify(fj_parser *parser, const void *json, size_t len, fj_si
  *          string (an odd number of unescaped quotes: the whole output has
  *          been written then, the open string to its end; no position is
  *          reported: fj_parser_validate() locates errors); FJ_ERR_INVALID_ARG
- *          (`sink.write` NULL, a refused fixed sink as for fj_minify(),
+ *          (`sink.write` NULL, a sink refused as by fj_minify(),
  *          or `json` NULL with `len` > 0; nothing is written); the sink's
  *          error, after which nothing more is written (FJ_ERR_NOMEM from
  *          fj_sink_buffer()); with fj_sink_fixed(),

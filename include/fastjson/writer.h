@@ -120,7 +120,8 @@ typedef struct fj_writer fj_writer;
  *  @param out   receives the writer; free it with fj_writer_free().
  *  @param opts  options, or NULL for the defaults.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `out` or `sink.write` is NULL,
- *          `sink` is fj_sink_fixed() of NULL or of a buffer that
+ *          `sink` is fj_sink_buffer() or fj_sink_file() of NULL,
+ *          fj_sink_fixed() of NULL or of a buffer that
  *          fj_fixed_buffer says is refused, an allocator function is NULL,
  *          indent > 16, max_depth > 1 << 20, or `flags` has a bit that is
  *          no FJ_WRITE_* flag (*out is then NULL); FJ_ERR_NOMEM. */
@@ -129,7 +130,7 @@ FJ_API fj_error fj_writer_new(fj_writer **out, const fj_writer_options *opts, fj
 /** Starts a new document on `sink`, keeping the options and memory. Output
  *  still buffered for the previous sink is dropped (finish first).
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `w` or `sink.write` is NULL, or
- *          `sink` is a fixed sink fj_writer_new() refuses (the writer then
+ *          `sink` is one fj_writer_new() refuses (the writer then
  *          goes on unchanged, on its previous sink). */
 FJ_API fj_error fj_writer_reset(fj_writer *w, fj_sink sink);
 

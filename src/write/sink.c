@@ -29,6 +29,7 @@ fj_error fj__buffer_reserve(fj_buffer *buf, size_t min_cap) {
 
 fj_error fj__buffer_sink_write(void *ctx, const void *bytes, size_t len) {
   fj_buffer *buf = ctx;
+  if (!buf) return FJ_ERR_INVALID_ARG; /* our users check first; direct callers may not */
   if (len > SIZE_MAX - buf->len - 1) return FJ_ERR_NOMEM;
   fj_error err = fj__buffer_reserve(buf, buf->len + len + 1); /* + 1: room for a NUL */
   if (err) return err;
@@ -83,8 +84,13 @@ static bool fixed_usable(const fj_fixed_buffer *fb) {
   return fb && (fb->data || !fb->cap) && fb->len <= fb->cap && fb->needed >= fb->len;
 }
 
+static fj_error file_write(void *ctx, const void *bytes, size_t len);
+
+/* Whether sink can take output: a write function, and for the ready-made
+ * sinks a buffer or stream to write to (NULL would be written through). */
 bool fj__sink_usable(fj_sink sink) {
   if (!sink.write) return false;
+  if (sink.write == fj__buffer_sink_write || sink.write == file_write) return sink.ctx != NULL;
   return sink.write != fj__fixed_sink_write || fixed_usable(sink.ctx);
 }
 
@@ -114,6 +120,7 @@ fj_error fj__counted_result(fj_sink sink, fj_error err) {
 }
 
 static fj_error file_write(void *ctx, const void *bytes, size_t len) {
+  if (!ctx) return FJ_ERR_INVALID_ARG;
   return fwrite(bytes, 1, len, (FILE *)ctx) == len ? FJ_OK : FJ_ERR_IO;
 }
 
