@@ -882,6 +882,11 @@ static void test_generated_null_arguments(void **state) {
   EXPECT(fj_read_Document(NULL, json, strlen(json), &a, 0, NULL, &err), FJ_ERR_INVALID_ARG);
   assert_string_equal(err.message, "(root) at byte 0: no struct to read into");
   EXPECT(fj_read_Document(NULL, json, strlen(json), NULL, 0, &doc, &err), FJ_ERR_INVALID_ARG);
+  /* a bit that is no FJ_DECODE_* flag: refused, as fj_writer_new() refuses
+   * unknown FJ_WRITE_* bits (before, ignored) */
+  EXPECT(fj_read_Document(NULL, json, strlen(json), &a, 1u << 3, &doc, &err), FJ_ERR_INVALID_ARG);
+  assert_string_equal(err.message, "(document) at byte 0: unknown decode flags 0x8");
+  OK(fj_read_Document(NULL, json, strlen(json), &a, FJ_DECODE_VALIDATE, &doc, &err));
   OK(fj_read_Document(NULL, json, strlen(json), &a, 0, &doc, &err));
   json = "{\"type\": \"num\", \"value\": 1}";
   EXPECT(fj_read_Expr(NULL, json, strlen(json), &a, 0, NULL, &err), FJ_ERR_INVALID_ARG);
@@ -1277,6 +1282,23 @@ static const fj_field_desc document_fields[] = {{.name = "id",
 static const fj_record_desc document_desc = {"Document", sizeof(Document), document_fields, 5, -1,
                                              -1};
 _Static_assert(sizeof(Document_status) == sizeof(int), "descriptor enums are ints");
+
+/* fj_desc_read() refuses unknown flag bits as the generated readers do. */
+static void test_desc_read_unknown_flags(void **state) {
+  (void)state;
+  fj_arena a;
+  fj_arena_init(&a, NULL);
+  fj_decode_error err;
+  Document doc;
+  const char *json = "{\"id\": 1, \"status\": \"sent\", \"meta\": {\"author\": \"x\", "
+                     "\"created\": 2, \"tags\": []}, \"items\": []}";
+  EXPECT(fj_desc_read(NULL, json, strlen(json), &a, 0x80000000u, &document_desc, &doc, &err),
+         FJ_ERR_INVALID_ARG);
+  assert_string_equal(err.message, "(document) at byte 0: unknown decode flags 0x80000000");
+  OK(fj_desc_read(NULL, json, strlen(json), &a, FJ_DECODE_DUPLICATES_LAST_WINS, &document_desc,
+                  &doc, &err));
+  fj_arena_free(&a);
+}
 
 static void test_descriptors_match_generated(void **state) {
   (void)state;
@@ -2623,6 +2645,7 @@ int main(void) {
       cmocka_unit_test(test_decode_alloc_zeroed),
       cmocka_unit_test(test_decode_bad_arguments),
       cmocka_unit_test(test_generated_null_arguments),
+      cmocka_unit_test(test_desc_read_unknown_flags),
       cmocka_unit_test(test_reused_parser),
       cmocka_unit_test(test_two_generated_headers),
       cmocka_unit_test(test_headers_of_one_name),

@@ -172,8 +172,9 @@ typedef struct fj_decode_doc {
  *  is then doc->root. `parser` may be NULL (a temporary one is made with
  *  the arena's allocator). Always follow with fj_decode_end(doc, e), also
  *  when this fails. `doc` must stay in place until then.
- *  @return FJ_OK; FJ_ERR_NOMEM (no temporary parser); the parse errors of
- *          fj_parser_parse(). */
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG (no arena, or `flags` has a bit that
+ *          is no FJ_DECODE_* flag: nothing is parsed); FJ_ERR_NOMEM (no
+ *          temporary parser); the parse errors of fj_parser_parse(). */
 FJ_API fj_error fj_decode_begin(fj_decode_doc *doc, fj_parser *parser, const void *json, size_t len,
                                 fj_arena *arena, uint32_t flags, fj_decode_error *err);
 
@@ -185,7 +186,8 @@ FJ_API fj_error fj_decode_end(fj_decode_doc *doc, fj_error e);
 /** Parses `len` bytes and runs `read` on the root: fj_decode_begin(), `read`
  *  and fj_decode_end() in one call. `parser` may be NULL (a temporary
  *  one is made); `out` is passed to `read`.
- *  @return FJ_OK, a parse error, or `read`'s error, described in *err. */
+ *  @return FJ_OK, fj_decode_begin()'s errors, or `read`'s error, described
+ *          in *err. */
 FJ_API fj_error fj_decode_document(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
                                    uint32_t flags, fj_decode_error *err,
                                    fj_error (*read)(fj_decoder *, const fj_value *, void *),
@@ -637,8 +639,9 @@ typedef struct fj_record_desc {
 /** Reads a described struct from `len` bytes of JSON, with the semantics of
  *  generated readers (policies, ranges, error messages with JSON Pointer and
  *  byte offset); allocations go to `arena`; `parser` may be NULL.
- *  @return FJ_OK; FJ_ERR_INVALID_ARG for a table with more than 256 fields;
- *          the errors of generated readers, described in *err. */
+ *  @return FJ_OK; FJ_ERR_INVALID_ARG for a table with more than 256 fields
+ *          or a bit of `flags` that is no FJ_DECODE_* flag; the errors of
+ *          generated readers, described in *err. */
 FJ_API fj_error fj_desc_read(fj_parser *parser, const void *json, size_t len, fj_arena *arena,
                              uint32_t flags, const fj_record_desc *desc, void *out,
                              fj_decode_error *err);

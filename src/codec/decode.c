@@ -192,6 +192,11 @@ fj_error fj_decode_begin(fj_decode_doc *doc, fj_parser *parser, const void *json
   doc->d.whole = true; /* until the document has parsed: no value's path yet */
   if (!arena)          /* everything read goes there */
     return fj_decode_fail(&doc->d, FJ_ERR_INVALID_ARG, 0, "no arena to read into");
+  const uint32_t known =
+      FJ_DECODE_UNKNOWN_FIELDS_ERROR | FJ_DECODE_DUPLICATES_LAST_WINS | FJ_DECODE_VALIDATE;
+  if (flags & ~known) /* a flag of a later version, or a value that is no flags */
+    return fj_decode_fail(&doc->d, FJ_ERR_INVALID_ARG, 0, "unknown decode flags 0x%x",
+                          (unsigned)(flags & ~known));
   if (!parser) {
     fj_parser_options opts = {0};
     if (arena->alloc.malloc) opts.allocator = &arena->alloc;
