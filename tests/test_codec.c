@@ -2373,6 +2373,39 @@ static void test_many_properties_pedantic(void **state) {
   if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("300 properties do not compile:\n%s", out);
 }
 
+/* Enums no member, element or variant is of ($defs that nothing
+ * references) get no value tables: unused static tables broke -Werror
+ * builds (-Wunused-const-variable). Compiled to an object file, not
+ * -fsyntax-only, under which gcc does not warn of them. A root that is an
+ * enum, or a schema with no type and no $defs, is refused: both gave empty
+ * files and exit status 0. */
+static void test_unreferenced_enum_compiles(void **state) {
+  (void)state;
+  const char *schema =
+      "{\"title\": \"Root\", \"type\": \"object\", \"properties\": {\"a\": {\"type\": "
+      "\"integer\"}, \"used\": {\"$ref\": \"#/$defs/Used\"}}, \"$defs\": {\"Color\": {\"enum\": "
+      "[\"red\", \"green\"]}, \"Used\": {\"enum\": [\"x\", \"y\"]}}}";
+  char out[4096], cmd[1024];
+  if (generate(schema, out, sizeof out)) fail_msg("%s: %s", schema, out);
+  snprintf(cmd, sizeof cmd,
+           "%s -std=c11 -Wall -Wextra -Werror -c -o %s/gen_out.o -I%s/include %s/gen_out.c 2>&1",
+           FJ_CC, g_dir, FJ_SOURCE_DIR, g_dir);
+  if (run_cmd(cmd, out, sizeof out) != 0) fail_msg("%s does not compile:\n%s", schema, out);
+  expect_in_generated("gen_out.c", "Used_values", "Used_value_lens", "the used enum's tables");
+  static const struct {
+    const char *schema, *message;
+  } refused[] = {
+      {"{\"title\": \"Shade\", \"enum\": [\"light\", \"dark\"]}",
+       "the root must be an object or a oneOf"},
+      {"{\"title\": \"T\"}", "nothing to generate"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+    if (!generate(refused[i].schema, out, sizeof out))
+      fail_msg("%s was accepted", refused[i].schema);
+    if (!strstr(out, refused[i].message)) fail_msg("%s: %s", refused[i].schema, out);
+  }
+}
+
 /* Runs fastjson-gen on `schema` in at most 1 GiB of address space (not
  * under AddressSanitizer, whose shadow memory alone is more); its exit
  * status, its messages in buf. */
@@ -2650,6 +2683,7 @@ int main(void) {
       cmocka_unit_test(test_two_generated_headers),
       cmocka_unit_test(test_headers_of_one_name),
       cmocka_unit_test(test_many_properties_pedantic),
+      cmocka_unit_test(test_unreferenced_enum_compiles),
       cmocka_unit_test(test_generator_errors),
       cmocka_unit_test(test_generator_large_schemas),
       cmocka_unit_test(test_descriptors_match_generated),

@@ -366,6 +366,7 @@ struct type {
   int visit;         /* 0 new, 1 on the DFS stack, 2 done */
   bool own_fns;      /* read and compared by functions of its own (custom members reach it) */
   bool write_fn;     /* an enum written by a function of its own (an element, a variant) */
+  bool used;         /* an enum some member, element or variant is of: its tables are emitted */
   unsigned searched; /* the last reaches() search that went through it */
   int recursive;     /* is_recursive(): 0 not known yet, 1 no, 2 yes */
 };
@@ -1708,6 +1709,7 @@ static void emit_enum_tables(sbuf *c, const type *t) {
 }
 
 static void emit_enum_reader(sbuf *c, const type *t) {
+  if (!t->used) return;
   emit_enum_tables(c, t);
   if (!t->own_fns) return; /* a record's member: the library reads it */
   out(c, "static fj_error read_%s(fj_decoder *d, const fj_value *v, %s *out) {\n", t->name,
@@ -2355,6 +2357,15 @@ static void mark_own(type *t) {
   if (t->kind != T_ENUM) mark_own(t->elem);
 }
 
+/* The enums named like `e` are some value's type (by name, as mark_own()):
+ * their tables are emitted. Unreferenced ones get none, as nothing would
+ * use them (-Wunused-const-variable in the user's build). */
+static void mark_enum_used(const type *e) {
+  if (e->kind != T_ENUM || e->used) return; /* marked: all of its name were, at once */
+  for (size_t j = 0; j < g_ntypes; j++)
+    if (g_types[j]->kind == T_ENUM && !strcmp(g_types[j]->name, e->name)) g_types[j]->used = true;
+}
+
 /* An enum named like `e` is written by write_<Enum>() (by name, as mark_own()). */
 static void mark_enum_writer(const type *e) {
   for (size_t j = 0; e->kind == T_ENUM && j < g_ntypes; j++)
@@ -2366,6 +2377,14 @@ static void mark_enum_writer(const type *e) {
  * the enums that need a writer function (a record's enum member is
  * written in line). */
 static void mark_own_fns(void) {
+  for (size_t i = 0; i < g_ntypes; i++) {
+    type *t = g_types[i];
+    if (t->kind == T_ARRAY || t->kind == T_MAP) mark_enum_used(t->elem);
+    for (size_t k = 0; t->kind == T_RECORD && k < t->nfields; k++)
+      mark_enum_used(t->fields[k].t);
+    for (size_t k = 0; t->kind == T_UNION && k < t->nvariants; k++)
+      mark_enum_used(t->variants[k].t);
+  }
   for (size_t i = 0; i < g_ntypes; i++) {
     type *t = g_types[i];
     if (t->kind == T_ARRAY || t->kind == T_MAP) mark_enum_writer(t->elem);
@@ -2572,8 +2591,15 @@ static void parse_document(const char *schema_path) {
       g_def_types[i]->name = unique_type_name(ident(defs->keys[i], defs->key_lens[i]));
     }
   }
+  /* a root with a keyword of a value's schema is a type (`{"enum": [..]}`
+   * was taken for a holder of $defs, and gave empty files) */
   bool root_is_type = member(g_root, "type") || member(g_root, "properties") ||
-                      member(g_root, "oneOf") || member(g_root, "$ref");
+                      member(g_root, "oneOf") || member(g_root, "$ref") || member(g_root, "enum") ||
+                      member(g_root, "const") || member(g_root, "items") ||
+                      member(g_root, "additionalProperties");
+  if (!root_is_type && !g_ndefs)
+    die("", "nothing to generate: the root is no type (an object or a oneOf) and there are no "
+            "$defs");
   if (root_is_type) {
     jn *title = member(g_root, "title");
     g_root_type = new_type(T_UNSET, "");
