@@ -200,10 +200,56 @@ static void syntax_errors(void **state) {
       {"0\"\"\xed", 0, FJ_ERR_BAD_NUMBER, 1},
       {"[1\xff]", 0, FJ_ERR_UTF8, 2}, /* a tie at one byte: stage 1's error */
       {"[-\xff]", 0, FJ_ERR_UTF8, 2},
-      {"[123\"90, 1]", 0, FJ_ERR_UNCLOSED_STRING, 4},
+      /* the number is broken by the quote, whatever the string holds (it
+       * was UNCLOSED_STRING, as stage 1 says of the string): see
+       * quote_after_a_value */
+      {"[123\"90, 1]", 0, FJ_ERR_BAD_NUMBER, 4},
   };
   run_cases(*state, cases, sizeof cases / sizeof *cases);
   first_error_before_stage1_fault(*state, cases, sizeof cases / sizeof *cases);
+}
+
+/* A string that starts where the structure wants no string (right after a
+ * number or literal, after a value, a key or the root) is an error at its
+ * quote, and the code depends on the bytes up to it alone: whether the
+ * string closes, holds a control character or a bad escape, or runs into
+ * invalid UTF-8, comes later (trial: `[1"a"]` was BAD_NUMBER but `[1"a\n"]`
+ * EXPECTED_COMMA and `[1"]` UNCLOSED_STRING, all at the quote). */
+static void quote_after_a_value(void **state) {
+  static const vcase before[] = {
+      {"[1", 0, FJ_ERR_BAD_NUMBER, 2},
+      {"[-2.5", 0, FJ_ERR_BAD_NUMBER, 5},
+      {"[true", 0, FJ_ERR_BAD_LITERAL, 5},
+      {"{\"a\":null", 0, FJ_ERR_BAD_LITERAL, 9},
+      {"1", 0, FJ_ERR_BAD_NUMBER, 1},
+      {"[1 ", 0, FJ_ERR_EXPECTED_COMMA, 3},
+      {"[\"a\"", 0, FJ_ERR_EXPECTED_COMMA, 4},
+      {"[[]", 0, FJ_ERR_EXPECTED_COMMA, 3},
+      {"{\"a\"", 0, FJ_ERR_EXPECTED_COLON, 4},
+      {"{\"a/b:{\"", 0, FJ_ERR_EXPECTED_COLON, 8},
+      {"{\"a\":1 ", 0, FJ_ERR_EXPECTED_COMMA, 7},
+      {"[1]", 0, FJ_ERR_TRAILING_CONTENT, 3},
+      {"\"a\" ", 0, FJ_ERR_TRAILING_CONTENT, 4},
+  };
+  static const char *const after[] = {"\"a\"]}",   "\"",    "\"]",    "\" ]",
+                                      "\"a\n\"]",  "\"a\n", "\"\x01", "\"\\q\"]",
+                                      "\"\xff\"]", "\"a",   "\":[9]}"};
+  fj_parser *p = *state;
+  char doc[64];
+  for (size_t i = 0; i < sizeof before / sizeof *before; i++)
+    for (size_t k = 0; k < sizeof after / sizeof *after; k++) {
+      int len = snprintf(doc, sizeof doc, "%s%s", before[i].json, after[k]);
+      vcase c = {doc, (size_t)len, before[i].err, before[i].offset};
+      run_cases(p, &c, 1);
+    }
+  /* where a value or key is due, the unclosed string is the fault */
+  static const vcase due[] = {
+      {"[1,\"a", 0, FJ_ERR_UNCLOSED_STRING, 3},
+      {"{\"a\":\"", 0, FJ_ERR_UNCLOSED_STRING, 5},
+      {"{\"a", 0, FJ_ERR_UNCLOSED_STRING, 1},
+      {"\"a\n", 0, FJ_ERR_CONTROL_CHAR, 2},
+  };
+  run_cases(p, due, sizeof due / sizeof *due);
 }
 
 static void number_and_literal_errors(void **state) {
@@ -970,6 +1016,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(valid_documents, setup, teardown),
       cmocka_unit_test_setup_teardown(syntax_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(quote_after_a_value, setup, teardown),
       cmocka_unit_test_setup_teardown(number_and_literal_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(string_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(errors_in_later_blocks, setup, teardown),

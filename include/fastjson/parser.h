@@ -259,7 +259,10 @@ FJ_API fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len,
  *          FJ_ERR_BAD_SURROGATE, FJ_ERR_TRUNCATED, FJ_ERR_DEPTH, ...), with
  *          its location kept: the first error in the document, whichever
  *          stage finds it (`{"a":1}}` followed by invalid UTF-8 is
- *          FJ_ERR_TRAILING_CONTENT). One exception: a fault inside a
+ *          FJ_ERR_TRAILING_CONTENT). A string that starts where none may
+ *          (`[1"`, `{"a""b`) is the error at its quote, named by what was
+ *          due there (FJ_ERR_BAD_NUMBER, FJ_ERR_EXPECTED_COLON, ...),
+ *          whether or not the string closes. One exception: a fault inside a
  *          string that also holds a byte stage 1 refuses (a `\u` escape
  *          with too few hex digits, then a raw newline) gives the stage-1
  *          error. Numbers too large for a double are valid JSON

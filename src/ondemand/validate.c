@@ -163,7 +163,11 @@ static bool closes_before(const uint8_t *buf, size_t open, size_t x) {
  * the cut comes before it, and the string only counts as "something is
  * there": an error if the structure wanted no value or key there. An error
  * in front of the cut is the first in the document; reaching the cut is
- * none (that looks like a truncated document), and stage 1's stands. */
+ * none (that looks like a truncated document), and stage 1's stands.
+ * An unclosed string (x is its quote) is cut the same way: whether it is
+ * refused depends on what follows it, so what the structure says of its
+ * quote comes first, as when it closes (`[1"a`, `{"a""b`: BAD_NUMBER and
+ * EXPECTED_COLON at the quote, as `[1"a"]` and `{"a""b":1}`). */
 fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
   const uint32_t n = p->hot.n;
   const size_t len = p->hot.len;
@@ -176,15 +180,21 @@ fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
     else
       hi = mid;
   }
-  const bool string_cut =
+  bool string_cut =
       lo && fj__char(p, lo - 1) == '"' && !closes_before(p->hot.buf, p->hot.idx[lo - 1], x);
-  const size_t cut = string_cut ? p->hot.idx[--lo] : x;
+  size_t cut = x;
+  if (string_cut)
+    cut = p->hot.idx[--lo];
+  else
+    string_cut = err == FJ_ERR_UNCLOSED_STRING; /* x is its quote */
   fj_error first = FJ_OK;
   p->err_wanted = FJ_OK;
   if (lo) {
     const bool goes_on = p->text_goes_on;
     p->hot.n = lo;
-    p->hot.len = cut;
+    /* the quote at the cut stays (not its structural): a number or literal
+     * run into it is broken there, as in `[1"a"]`, whatever the string holds */
+    p->hot.len = cut + string_cut;
     p->text_goes_on = true; /* a number or literal at the cut is not cut off: `[tr"` is bad */
     first = fj__validate_document(p);
     p->hot.n = n;
