@@ -1283,6 +1283,22 @@ static void array_surroundings_checked(void **state) {
       {"{\"a\":[1]\"b\":2}", "/a", 1, FJ_ERR_EXPECTED_COMMA, 8},
       /* cut off, with a structural error before a stage-1 one */
       {"{\"x\":[xs\"],\"d\":[1]}", "/d", 0, FJ_ERR_EXPECTED_VALUE, 6},
+      /* a string where none may start: the error at its quote, whatever
+       * the string holds or whether it closes (trial: validation said
+       * UNCLOSED_STRING or EXPECTED_COMMA, the stream BAD_NUMBER or
+       * EXPECTED_COLON) */
+      {"[1\"]", "", 1, FJ_ERR_BAD_NUMBER, 2},
+      {"[1\" ]", "", 1, FJ_ERR_BAD_NUMBER, 2},
+      {"[1\"a\n", "", 1, FJ_ERR_BAD_NUMBER, 2},
+      {"[1\"a\n\"]", "", 1, FJ_ERR_BAD_NUMBER, 2},
+      {"[null\"\\q\"]", "", 1, FJ_ERR_BAD_LITERAL, 5},
+      {"{\"a/b:{\"\":[9]}}", "/a~1b", 0, FJ_ERR_EXPECTED_COLON, 8},
+      {"{\"a\":[1],\"x\"\"\x01", "/a", 1, FJ_ERR_EXPECTED_COLON, 12},
+      {"{\"x\":-2\"\xff\",\"a\":[1]}", "/a", 0, FJ_ERR_BAD_NUMBER, 7},
+      {"{\"a\":[1]\"b", "/a", 1, FJ_ERR_EXPECTED_COMMA, 8},
+      {"[\"a\"\"b", "", 1, FJ_ERR_EXPECTED_COMMA, 4},
+      {"[[0],[1]\"", "/1", 1, FJ_ERR_EXPECTED_COMMA, 8},
+      {"[1]\"a", "", 1, FJ_ERR_TRAILING_CONTENT, 3},
   };
   fj_parser *p;
   OK(fj_parser_new(&p, NULL));
@@ -1327,6 +1343,121 @@ static void array_surroundings_checked(void **state) {
     EXPECT(rs.r[1].err, FJ_OK);
     EXPECT(rs.end, FJ_END);
     recs_free(&rs);
+  }
+  fj_parser_free(p);
+}
+
+/* xorshift64: the same inputs on every run */
+static uint64_t mut_state = 88172645463325252u;
+static unsigned mut_rnd(void) {
+  mut_state ^= mut_state << 13;
+  mut_state ^= mut_state >> 7;
+  mut_state ^= mut_state << 17;
+  return (unsigned)(mut_state >> 11);
+}
+
+static void mut_put(char *b, size_t *n, size_t cap, const char *t) {
+  size_t l = strlen(t);
+  if (*n + l >= cap) return;
+  memcpy(b + *n, t, l);
+  *n += l;
+}
+
+/* A random value: scalars of each kind, arrays and objects to depth 3. */
+static void mut_value(char *b, size_t *n, size_t cap, int depth) {
+  static const char *const sc[] = {"1",    "-2.5", "true",  "null", "\"ab\"",
+                                   "\"\"", "0",    "false", "12e3", "\"x\\ny\""};
+  unsigned k = mut_rnd() % 12;
+  if (depth > 2 || k < 8) {
+    mut_put(b, n, cap, sc[mut_rnd() % 10]);
+    return;
+  }
+  const bool obj = k >= 10;
+  mut_put(b, n, cap, obj ? "{" : "[");
+  for (unsigned i = 0, m = mut_rnd() % 4; i < m; i++) {
+    if (i) mut_put(b, n, cap, mut_rnd() % 2 ? "," : ", ");
+    if (obj) mut_put(b, n, cap, mut_rnd() % 2 ? "\"k\":" : "\"a\" : ");
+    mut_value(b, n, cap, depth + 1);
+  }
+  mut_put(b, n, cap, obj ? "}" : "]");
+}
+
+/* One edit, quotes most likely: delete, insert, replace a byte, or cut. */
+static void mut_edit(char *b, size_t *n, size_t cap) {
+  static const char pool[] = "\"\"\"\"[]{}:, 0-1etn\n\x01\\\xff";
+  if (*n == 0) return;
+  size_t at = mut_rnd() % *n;
+  char c = pool[mut_rnd() % (sizeof pool - 1)];
+  switch (mut_rnd() % 4) {
+  case 0: memmove(b + at, b + at + 1, *n - at - 1), (*n)--; break;
+  case 1:
+    if (*n + 1 < cap) memmove(b + at + 1, b + at, *n - at), b[at] = c, (*n)++;
+    break;
+  case 2: b[at] = c; break;
+  default: *n = at + 1; break;
+  }
+}
+
+/* Whether the stream's first error may differ from validation's, at the
+ * same byte, as stream.h says: an element cut off inside a string is
+ * TRUNCATED, and a byte that is not UTF-8 where a value or punctuation is
+ * due is named by what was due. */
+static bool documented_difference(fj_error v, fj_error s) {
+  if (v == FJ_ERR_UNCLOSED_STRING) return s == FJ_ERR_TRUNCATED;
+  return v == FJ_ERR_UTF8 &&
+         (s == FJ_ERR_EXPECTED_VALUE || s == FJ_ERR_EXPECTED_COMMA || s == FJ_ERR_EXPECTED_KEY ||
+          s == FJ_ERR_EXPECTED_COLON || s == FJ_ERR_TRAILING_CONTENT);
+}
+
+/* The array stream with FJ_STREAM_VALIDATE, from a buffer and in chunks of
+ * 1 to 9 bytes, against fj_parser_validate() on arrays at the root, at /a
+ * in an object and at /1 in an array, each edited once or twice: the
+ * stream's first error has validation's code and offset (trial: a string
+ * run into a number, `[1"a\n`, differed in about 1% of such inputs). */
+static void array_mutations_against_validation(void **state) {
+  (void)state;
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  static const char *const ptrs[] = {"", "/a", "/1"};
+  for (int i = 0; i < 3000; i++) {
+    char b[256];
+    size_t n = 0;
+    const unsigned form = mut_rnd() % 3;
+    mut_put(b, &n, sizeof b, form == 0 ? "[" : form == 1 ? "{\"x\":" : "[");
+    if (form) mut_value(b, &n, sizeof b, 1);
+    mut_put(b, &n, sizeof b, form == 0 ? "" : form == 1 ? ",\"a\":[" : ",[");
+    for (unsigned k = 0, m = mut_rnd() % 4; k < m; k++) {
+      if (k) mut_put(b, &n, sizeof b, ",");
+      mut_value(b, &n, sizeof b, 1);
+    }
+    mut_put(b, &n, sizeof b, form == 1 ? "],\"y\":0}" : form == 2 ? "],0]" : "]");
+    for (unsigned k = 1 + mut_rnd() % 2; k; k--)
+      mut_edit(b, &n, sizeof b);
+    fj_location loc;
+    fj_error v = fj_parser_validate(p, b, n);
+    fj_parser_last_error(p, &loc);
+    for (size_t chunk = 0; chunk < 10; chunk++) {
+      fj_stream_options o = {
+          .format = FJ_STREAM_ARRAY, .flags = FJ_STREAM_VALIDATE, .pointer = ptrs[form]};
+      recs rs = chunk ? collect_chunked(b, n, chunk, o) : collect_buffer(b, n, &o);
+      const rec *first = NULL;
+      for (size_t k = 0; k < rs.n && !first; k++)
+        if (rs.r[k].err) first = &rs.r[k];
+      fj_error s = first ? first->err : FJ_OK;
+      uint64_t at = first ? first->error_offset : 0;
+      /* the pointer's own errors, and depth, which the stream counts per element */
+      const bool pointer = s == FJ_ERR_NO_SUCH_FIELD || s == FJ_ERR_INDEX_RANGE ||
+                           s == FJ_ERR_WRONG_TYPE || s == FJ_ERR_BAD_POINTER;
+      recs_free(&rs);
+      if (pointer || v == FJ_ERR_DEPTH) break;
+      if ((s != v || (v && at != loc.offset)) &&
+          !(at == loc.offset && documented_difference(v, s))) {
+        print_error("'%.*s' at '%s', chunk %zu: validate %s at %zu, stream %s at %llu\n", (int)n, b,
+                    ptrs[form], chunk, fj_error_name(v), loc.offset, fj_error_name(s),
+                    (unsigned long long)at);
+        fail();
+      }
+    }
   }
   fj_parser_free(p);
 }
@@ -1674,6 +1805,7 @@ int main(void) {
       cmocka_unit_test(array_elements),
       cmocka_unit_test(array_errors),
       cmocka_unit_test(array_surroundings_checked),
+      cmocka_unit_test(array_mutations_against_validation),
       cmocka_unit_test(handles_end_with_next),
       cmocka_unit_test(array_oversized_cut_element),
       cmocka_unit_test(array_long_key_on_path),
