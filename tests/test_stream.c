@@ -1299,6 +1299,11 @@ static void array_surroundings_checked(void **state) {
       {"[\"a\"\"b", "", 1, FJ_ERR_EXPECTED_COMMA, 4},
       {"[[0],[1]\"", "/1", 1, FJ_ERR_EXPECTED_COMMA, 8},
       {"[1]\"a", "", 1, FJ_ERR_TRAILING_CONTENT, 3},
+      /* stream.h's example: the first error in the input, for both (it
+       * said validation gave CONTROL_CHAR at the string) */
+      {"[1 2,\"\x01\"]", "", 1, FJ_ERR_EXPECTED_COMMA, 3},
+      {"[1 2,\"\\q\"]", "", 1, FJ_ERR_EXPECTED_COMMA, 3},
+      {"[1 2,\"a\n\"]", "", 1, FJ_ERR_EXPECTED_COMMA, 3},
   };
   fj_parser *p;
   OK(fj_parser_new(&p, NULL));

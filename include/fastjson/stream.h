@@ -83,12 +83,14 @@ typedef enum fj_stream_format {
    *  that close the containers around the array, each with its own kind;
    *  only whitespace may follow. The stream ends at the first error in the
    *  input's order, with the code and offset fj_parser_validate() gives
-   *  for it. (Validation reports what its first pass checks, invalid UTF-8
-   *  and control characters or bad escapes in strings, before any error of
-   *  structure, wherever they are: for `[1 2,"\x01"]` it says
-   *  FJ_ERR_CONTROL_CHAR at the string, the stream FJ_ERR_EXPECTED_COMMA
-   *  at the `2`. A byte that is not UTF-8 where a value or punctuation is
-   *  due is reported by what was due: FJ_ERR_EXPECTED_VALUE, ...) The
+   *  for it. (Validation too reports the first error in the input,
+   *  whichever of its passes finds it: for `[1 2,"\x01"]` both say
+   *  FJ_ERR_EXPECTED_COMMA at the `2`, not FJ_ERR_CONTROL_CHAR at the
+   *  string. Two differences: an element that the end of the input cuts
+   *  off inside a string is FJ_ERR_TRUNCATED, where validation says
+   *  FJ_ERR_UNCLOSED_STRING at its quote; and a byte that is not UTF-8
+   *  where a value or punctuation is due is reported by what was due,
+   *  FJ_ERR_EXPECTED_VALUE, ..., where validation says FJ_ERR_UTF8.) The
    *  parser's max_depth applies to each element and each value off the
    *  path as a document of its own: the array and the containers on the
    *  pointer's path around it are not counted (they are scanned without
