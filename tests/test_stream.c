@@ -1513,17 +1513,36 @@ static void handles_end_with_next(void **state) {
   }
 }
 
-/* An oversized element cut off by the end of the input is reported once,
- * as too large, and the stream ends, whatever the chunks: a chunked stream
- * used to add a truncation error after it (found by fuzz/fuzz_stream.c). */
+/* An oversized element cut off by the end of the input is reported as too
+ * large (the next call goes on, as for any element), then the array it is
+ * in as FJ_ERR_TRUNCATED at the end of the input, whatever the chunks, as
+ * for a scalar (`[1,12345678`). Containers and strings used to end the
+ * stream after the first error, the truncation unreported (trial); a
+ * chunked stream once added it where a buffer stream did not (fuzz_stream),
+ * so every chunk size is compared with the buffer stream. */
 static void array_oversized_cut_element(void **state) {
   (void)state;
-  const char *in[] = {"[[1,2,3,4,5,6,7,8,9", "[0, \"abcdefghij", "[0,{\"a\":[1,2,3,4]"};
-  for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
-    fj_stream_options o = {.format = FJ_STREAM_ARRAY, .max_document_size = 5};
-    recs ref = collect_buffer(in[i], strlen(in[i]), &o);
-    EXPECT(ref.r[ref.n - 1].err, FJ_ERR_DOCUMENT_TOO_LARGE);
-    every_chunk_size(in[i], strlen(in[i]), o, &ref);
+  const struct {
+    const char *in, *ptr;
+    uint64_t at; /* the oversized element */
+  } cases[] = {
+      {"[[1,2,3,4,5,6,7,8,9", NULL, 1},  {"[0, \"abcdefghij", NULL, 4},
+      {"[0,{\"a\":[1,2,3,4]", NULL, 3},  {"[1,[2,2,2,2,2", NULL, 3},
+      {"[1,\"aaaaaaaaaa", NULL, 3},      {"[1,12345678", NULL, 3},
+      {"{\"a\":[1,[2,2,2,2,2", "/a", 8}, {"{\"a\":[1,\"aaaaaaa\\\"", "/a", 8},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const size_t len = strlen(cases[i].in);
+    fj_stream_options o = {
+        .format = FJ_STREAM_ARRAY, .max_document_size = 5, .pointer = cases[i].ptr};
+    recs ref = collect_buffer(cases[i].in, len, &o);
+    assert_true(ref.n >= 2);
+    EXPECT(ref.r[ref.n - 2].err, FJ_ERR_DOCUMENT_TOO_LARGE);
+    assert_int_equal(ref.r[ref.n - 2].offset, cases[i].at);
+    EXPECT(ref.r[ref.n - 1].err, FJ_ERR_TRUNCATED);
+    assert_int_equal(ref.r[ref.n - 1].error_offset, len);
+    EXPECT(ref.end, FJ_END);
+    every_chunk_size(cases[i].in, len, o, &ref);
     recs_free(&ref);
   }
 }

@@ -251,12 +251,8 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
   if (s->skipping) { /* an oversized element: drop it as it is scanned */
     fj__stream_consume(s, s->scanned);
     if (!done && !ended) return FJ__STEP_NEED_MORE;
-    /* cut off by the end of the input: it was reported as too large and the
-     * stream ends there, as a buffer stream (which sees it whole) does */
-    if (!done && s->vs.state != FJ__VS_SCALAR) {
-      s->finished = true;
-      return FJ__STEP_AGAIN;
-    }
+    /* done, or cut off by the end of the input: then the punctuation due
+     * after it reports the array's truncation, as for a buffer stream */
     s->skipping = false;
     s->vs.state = FJ__VS_IDLE;
     s->value_end = s->base + s->scanned;
@@ -274,7 +270,11 @@ static int element(fj_stream *s, fj_document *doc, fj_error *err) {
   *err = fj__stream_deliver(s, s->pos, s->scanned, cut, doc);
   s->value_end = s->base + s->scanned;
   fj__stream_consume(s, s->scanned);
-  if (cut) { /* the input ended inside the element: nothing can follow */
+  /* the input ended inside the element: nothing can follow, and the
+   * element's truncation is the array's too, unless the element was too
+   * large to read: that is its own error (the next call goes on), so the
+   * array's truncation comes next, from the punctuation due after it */
+  if (cut && *err != FJ_ERR_DOCUMENT_TOO_LARGE) {
     s->finished = true;
     if (!*err) {
       doc->root = (fj_value){0};
