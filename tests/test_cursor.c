@@ -312,6 +312,66 @@ static void cut_off_numbers(void **state) {
   }
 }
 
+/* A number that runs to the end of a document the input cuts off (not the
+ * root) may have lost digits: every getter says FJ_ERR_TRUNCATED at the end,
+ * where validation puts the document's error, and leaves *out alone. Before,
+ * `{"a":12` (cut from `{"a":123}`) read as 12 (fresh-user trial). The same
+ * number followed by whitespace, or as the whole document, is complete. */
+static void numbers_at_the_cut(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *doc, *ptr;
+    bool cut;
+  } cases[] = {
+      {"{\"a\":12", "/a", true},
+      {"[1,23", "/1", true},
+      {"[1.5e3", "/0", true},
+      {"{\"a\":[-0.25", "/a/0", true},
+      {"[12345678901234567890123", "/0", true},
+      {"{\"a\":12 ", "/a", false},
+      {"[1,23\n", "/1", false},
+      {"[1,23]", "/1", false},
+      {"123", "", false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const size_t len = strlen(cases[i].doc);
+    for (int getter = 0; getter < 8; getter++) {
+      fj_value root = parse(f, cases[i].doc), v;
+      OK(fj_value_at_pointer(&root, cases[i].ptr, &v));
+      int64_t i64 = 7;
+      uint64_t u64 = 7;
+      double d = 7;
+      fj_number n = {FJ_NUMBER_INT64, {7}};
+      fj_error got = getter == 0   ? fj_value_get_int64(&v, &i64)
+                     : getter == 1 ? (fj_value_get_int64)(&v, &i64)
+                     : getter == 2 ? fj_value_get_uint64(&v, &u64)
+                     : getter == 3 ? (fj_value_get_uint64)(&v, &u64)
+                     : getter == 4 ? fj_value_get_double(&v, &d)
+                     : getter == 5 ? (fj_value_get_double)(&v, &d)
+                     : getter == 6 ? fj_value_get_number(&v, &n)
+                                   : (fj_value_get_number)(&v, &n);
+      if (cases[i].cut) {
+        if (got != FJ_ERR_TRUNCATED)
+          print_error("'%s', getter %d: %s\n", cases[i].doc, getter, fj_error_name(got));
+        EXPECT(got, FJ_ERR_TRUNCATED);
+        fj_location loc;
+        EXPECT(fj_parser_last_error(f->p, &loc), FJ_ERR_TRUNCATED);
+        assert_int_equal(loc.offset, len);
+        assert_true(i64 == 7 && u64 == 7 && d == 7 && n.i == 7); /* *out untouched */
+        fj_location vloc; /* validation reports the document there */
+        EXPECT(fj_parser_validate(f->p, cases[i].doc, len), FJ_ERR_TRUNCATED);
+        EXPECT(fj_parser_last_error(f->p, &vloc), FJ_ERR_TRUNCATED);
+        assert_int_equal(vloc.offset, len);
+      } else if (got != FJ_OK && got != FJ_ERR_NOT_INTEGER && got != FJ_ERR_NUMBER_RANGE) {
+        fail_msg("'%s', getter %d: %s", cases[i].doc, getter, fj_error_name(got));
+      }
+    }
+    for (size_t k = 0; k < f->ndocs; k++)
+      free(f->docs[k]);
+    f->ndocs = 0;
+  }
+}
+
 /* fj_array_count() / fj_object_count() check the container's own commas
  * and colons, each child's first byte and a child container's own bracket
  * pair: the error and offset fj_parser_validate() gives, where counting
@@ -2189,6 +2249,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(get_number_kinds, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
       cmocka_unit_test_setup_teardown(cut_off_numbers, setup, teardown),
+      cmocka_unit_test_setup_teardown(numbers_at_the_cut, setup, teardown),
       cmocka_unit_test_setup_teardown(counts_check_separators, setup, teardown),
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),

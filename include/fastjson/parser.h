@@ -311,8 +311,9 @@ FJ__INLINE_CODE_END
  *  (FJ_ERR_NOT_INTEGER): the JSON text must be an integer.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG (`v` or `out` NULL, or a zeroed `*v`);
  *          FJ_ERR_WRONG_TYPE (not a number); FJ_ERR_BAD_NUMBER;
- *          FJ_ERR_TRUNCATED (the input ends inside the number: `[1.`, `-`);
- *          FJ_ERR_NOT_INTEGER; FJ_ERR_NUMBER_RANGE (a valid integer outside the
+ *          FJ_ERR_TRUNCATED (the input ends inside the number, `[1.`, `-`, or
+ *          right after it when it is not the root, `{"a":12`: digits may be
+ *          missing); FJ_ERR_NOT_INTEGER; FJ_ERR_NUMBER_RANGE (a valid integer outside the
  *          range; its text stays available through fj_value_get_raw());
  *          FJ_ERR_STALE_DOCUMENT; FJ_ERR_OUT_OF_ORDER. *out is written only
  *          with FJ_OK. */
@@ -1282,7 +1283,8 @@ static FJ__ALWAYS_INLINE bool fj__short_double(const fj__cursor *c, const uint8_
 }
 
 /* The number whose text starts at s, in the document ending at end, when
- * it is well-formed, followed by a delimiter or the end, and within the
+ * it is well-formed, followed by a delimiter (not the end: the exported
+ * getters tell a number cut off by the end of the input), and within the
  * fast path of the conversion (up to 19 significant digits, a double that
  * converts without the exact fallback, no range error): true with *out.
  * False decides nothing (number.c). */

@@ -134,6 +134,19 @@ static inline bool fj__cut_off(const fj_parser *p, const uint8_t *at) {
   return at == p->hot.buf + p->hot.len && !p->text_goes_on;
 }
 
+/* JSON whitespace (RFC 8259 section 2). */
+static inline bool fj__is_ws(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+/* Whether the number at structural pos may have been cut short: it runs to
+ * the end of the input (it is the last structural, and the last byte is no
+ * whitespace), which cuts the text off, and it is not the root, so the
+ * document is not complete (`{"a":12` may have been `{"a":123}`). A root
+ * number that runs to the end is the whole document. */
+static inline bool fj__number_cut(const fj_parser *p, uint32_t pos) {
+  return pos != 0 && pos + 1 == p->hot.n && !p->text_goes_on &&
+         !fj__is_ws(p->hot.buf[p->hot.len - 1]);
+}
+
 /* The byte at structural `pos`, or 0 past the last one. */
 static inline uint8_t fj__char(const fj_parser *p, uint32_t pos) {
   return pos < p->hot.n ? p->hot.buf[p->hot.idx[pos]] : 0;

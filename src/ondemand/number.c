@@ -865,7 +865,8 @@ static FJ_NUM_NOINLINE bool number_fast_other(const uint8_t *p, const uint8_t *e
   fj_error err;
   if (FJ_NUM_UNLIKELY(!fast_number(p, end, 0, out, &len, &err)) || FJ_NUM_UNLIKELY(err))
     return false;
-  return p + len == end || fj__delimiter[p[len]];
+  /* not one that runs to the end: the exported getters tell a cut-off one */
+  return p + len < end && fj__delimiter[p[len]];
 }
 
 bool FJ_NUM_ENTRY(fj__number_fast)(const uint8_t *p, const uint8_t *end, fj_number *out) {

@@ -38,6 +38,8 @@ static fj_error number_start(const fj_value *v, const void *out, const uint8_t *
   /* the handle's type: the branch need not wait for the byte */
   if (fj_value_type(v) != FJ_TYPE_NUMBER)
     return fj__fail(p, FJ_ERR_WRONG_TYPE, fj__offset(p, v->pos));
+  /* its digits may go on past the cut: no value is better than a wrong one */
+  if (FJ_UNLIKELY(fj__number_cut(p, v->pos))) return fj__fail(p, FJ_ERR_TRUNCATED, p->hot.len);
   *s = p->hot.buf + p->hot.idx[v->pos];
   return FJ_OK;
 }

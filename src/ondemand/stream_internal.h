@@ -42,8 +42,6 @@ size_t fj__skip_ws(const uint8_t *d, size_t i, size_t end);
 /* Number of '\n' bytes in d[a, b). */
 uint64_t fj__count_newlines(const uint8_t *d, size_t a, size_t b);
 
-static inline bool fj__is_ws(uint8_t c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
 /* ---- sources (stream_source.c) --------------------------------------------- */
 
 fj_error fj__stream_read_fd(void *ctx, void *buf, size_t cap, size_t *got);
