@@ -137,6 +137,11 @@ static void types_of_every_kind(void **state) {
   assert_int_equal(fj_value_type(&root), FJ_TYPE_NUMBER);
   const fj_value zeroed = {0};
   assert_int_equal(fj_value_type(&zeroed), FJ_TYPE_NULL);
+  /* NULL too, not a crash (fresh-user trial); the checked getter refuses both */
+  const fj_value *none = NULL;
+  assert_int_equal(fj_value_type(none), FJ_TYPE_NULL);
+  EXPECT(fj_value_get_type(none, &t), FJ_ERR_INVALID_ARG);
+  EXPECT(fj_value_get_type(&zeroed, &t), FJ_ERR_INVALID_ARG);
   assert_int_equal(get_i64(&root), -7);
 }
 

@@ -302,9 +302,12 @@ FJ_API fj_error fj_value_get_type(const fj_value *v, fj_type *out);
  *  the library made it (every handle it makes starts a value): no call, no
  *  check, no error. It touches no document memory, so it is defined even for
  *  a stale handle; reading the value is what reports misuse. A zeroed handle
- *  gives FJ_TYPE_NULL. */
+ *  and NULL give FJ_TYPE_NULL (fj_value_get_type() refuses both with
+ *  FJ_ERR_INVALID_ARG, telling them from a JSON null). */
 FJ__INLINE_CODE_BEGIN
-static inline fj_type fj_value_type(const fj_value *v) { return (fj_type)(v->meta >> 24); }
+static inline fj_type fj_value_type(const fj_value *v) {
+  return v ? (fj_type)(v->meta >> 24) : FJ_TYPE_NULL;
+}
 FJ__INLINE_CODE_END
 
 /** Reads an integer in [-2^63, 2^63). `1.0` and `1e2` are not integers here
