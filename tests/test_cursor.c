@@ -270,6 +270,22 @@ static void bad_literals(void **state) {
   }
 }
 
+/* Number getter k of 8 on v: int64, uint64, double and number, each inline
+ * (the macro) and exported (the parenthesised name). */
+static fj_error number_getter(int k, const fj_value *v, int64_t *i64, uint64_t *u64, double *d,
+                              fj_number *n) {
+  switch (k) {
+  case 0: return fj_value_get_int64(v, i64);
+  case 1: return (fj_value_get_int64)(v, i64);
+  case 2: return fj_value_get_uint64(v, u64);
+  case 3: return (fj_value_get_uint64)(v, u64);
+  case 4: return fj_value_get_double(v, d);
+  case 5: return (fj_value_get_double)(v, d);
+  case 6: return fj_value_get_number(v, n);
+  default: return (fj_value_get_number)(v, n);
+  }
+}
+
 /* Every number getter, inline and exported, on a number the end of the
  * input cuts off: FJ_ERR_TRUNCATED at the end, where validation puts it;
  * the same text followed by a byte is FJ_ERR_BAD_NUMBER at that byte. */
@@ -297,14 +313,7 @@ static void cut_off_numbers(void **state) {
         uint64_t u64 = 7;
         double d = 7;
         fj_number n = {FJ_NUMBER_INT64, {7}};
-        fj_error got = getter == 0   ? fj_value_get_int64(&v, &i64)
-                       : getter == 1 ? (fj_value_get_int64)(&v, &i64)
-                       : getter == 2 ? fj_value_get_uint64(&v, &u64)
-                       : getter == 3 ? (fj_value_get_uint64)(&v, &u64)
-                       : getter == 4 ? fj_value_get_double(&v, &d)
-                       : getter == 5 ? (fj_value_get_double)(&v, &d)
-                       : getter == 6 ? fj_value_get_number(&v, &n)
-                                     : (fj_value_get_number)(&v, &n);
+        fj_error got = number_getter(getter, &v, &i64, &u64, &d, &n);
         if (got != want) print_error("'%s', getter %d: %s\n", doc, getter, fj_error_name(got));
         EXPECT(got, want);
         assert_location(f->p, want, at, 1, at + 1);
@@ -347,14 +356,7 @@ static void numbers_at_the_cut(void **state) {
       uint64_t u64 = 7;
       double d = 7;
       fj_number n = {FJ_NUMBER_INT64, {7}};
-      fj_error got = getter == 0   ? fj_value_get_int64(&v, &i64)
-                     : getter == 1 ? (fj_value_get_int64)(&v, &i64)
-                     : getter == 2 ? fj_value_get_uint64(&v, &u64)
-                     : getter == 3 ? (fj_value_get_uint64)(&v, &u64)
-                     : getter == 4 ? fj_value_get_double(&v, &d)
-                     : getter == 5 ? (fj_value_get_double)(&v, &d)
-                     : getter == 6 ? fj_value_get_number(&v, &n)
-                                   : (fj_value_get_number)(&v, &n);
+      fj_error got = number_getter(getter, &v, &i64, &u64, &d, &n);
       if (cases[i].cut) {
         if (got != FJ_ERR_TRUNCATED)
           print_error("'%s', getter %d: %s\n", cases[i].doc, getter, fj_error_name(got));
