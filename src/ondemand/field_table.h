@@ -46,27 +46,31 @@ static inline uint32_t fj__key_home(uint64_t id, size_t n) {
  * a key in a table is always within this many slots of its first. */
 enum { FJ__FIELDS_MAX_PROBE = 64 };
 
-/* Whether the slot, which holds a key of id `id` and length n, holds the
- * raw key s: only a long key's bytes need comparing (its id is a hash). */
-static inline bool fj__slot_holds(const fj_parser *p, const fj__field_slot *slot, uint64_t id,
-                                  const uint8_t *s, size_t n) {
-  if (slot->id != id || slot->key_len != n) return false;
-  return n <= 8 || fj__bytes_equal(p->hot.buf + p->hot.idx[slot->vpos - 2] + 1, s, n);
-}
-
-/* The slot for raw key (s, n) of id `id`: the one holding it, or the empty
- * one where it would go; NULL if neither comes within FJ__FIELDS_MAX_PROBE
- * slots (then the key is not in the table, and cannot be put in it). */
-static inline fj__field_slot *fj__fields_probe(const fj_parser *p, const uint8_t *s, size_t n,
-                                               uint64_t id) {
-  const fj__field_table *t = &p->fields;
-  uint32_t i = fj__key_home(id, n) & t->mask;
-  for (unsigned d = 0; d <= FJ__FIELDS_MAX_PROBE; d++, i = (i + 1) & t->mask) {
-    fj__field_slot *slot = &t->slots[i];
+/* The slot among slots[0..mask] for raw key (s, n) of id `id` in the
+ * document buf with index idx: the one holding it, or the empty one where
+ * it would go; NULL if neither comes within FJ__FIELDS_MAX_PROBE slots
+ * (then the key is not in the table, and cannot be put in it). The table
+ * comes in as values, not through the parser: a build that stores slots
+ * then keeps it in registers. */
+static inline fj__field_slot *fj__slots_probe(fj__field_slot *slots, uint32_t mask,
+                                              const uint8_t *buf, const uint32_t *idx,
+                                              const uint8_t *s, size_t n, uint64_t id) {
+  uint32_t i = fj__key_home(id, n) & mask;
+  for (unsigned d = 0; d <= FJ__FIELDS_MAX_PROBE; d++, i = (i + 1) & mask) {
+    fj__field_slot *slot = &slots[i];
     if (slot->vpos == 0) return slot; /* 0 is the root's position: never a field value */
-    if (fj__slot_holds(p, slot, id, s, n)) return slot;
+    /* only a long key's bytes need comparing (its id is a hash) */
+    if (slot->id == id && slot->key_len == n &&
+        (n <= 8 || fj__bytes_equal(buf + idx[slot->vpos - 2] + 1, s, n)))
+      return slot;
   }
   return NULL;
+}
+
+/* fj__slots_probe() in the parser's table. */
+static inline fj__field_slot *fj__fields_probe(const fj_parser *p, const uint8_t *s, size_t n,
+                                               uint64_t id) {
+  return fj__slots_probe(p->fields.slots, p->fields.mask, p->hot.buf, p->hot.idx, s, n, id);
 }
 
 /* With a usable table for o: 1 and *vpos the value's structural if the key
