@@ -760,7 +760,7 @@ static inline int fast_next_field(fj_parser *p, fj_object *o, uint32_t *key_pos,
   const unsigned t = fj__type_of[buf[idx[pos + 2]]];
   if (FJ_UNLIKELY(c != '"' || buf[idx[pos + 1]] != ':' || !t)) return FAST_GENERAL;
   *key_pos = pos;
-  *value = fj__handle_t(p, pos + 2, depth, serial, t);
+  fj__put_handle_t(value, p, pos + 2, depth, serial, t);
   fj__step_over(&p->hot, pos + 2, t); /* as fj_object_next() */
   o->state = FJ_ITER_MIDDLE;
   o->last = pos + 2;
@@ -820,7 +820,7 @@ fj_error fj__decode_next_raw(fj_decoder *d, fj_object *o, fj_value *key, const c
                              fj_value *value) {
   uint32_t key_pos = 0;
   fj_error e = next_raw(d, o, &key_pos, k, n, value);
-  if (!e) *key = fj__handle(d->parser, key_pos, o->depth, o->serial, '"');
+  if (!e) fj__put_handle(key, d->parser, key_pos, o->depth, o->serial, '"');
   return e;
 }
 
@@ -846,7 +846,8 @@ static inline FJ_ALWAYS_INLINE fj_error step_field(fj_decoder *d, fj_decode_fiel
     if (w < r->nfields && r->lens[w] == n && fj__bytes_equal(k, r->names[w], n)) {
       f = (int)w;
     } else if ((f = lookup(r, k, n, true)) < 0 && memchr(k, '\\', n)) {
-      fj_value key = fj__handle(p, key_pos, o->depth, o->serial, '"');
+      fj_value key;
+      fj__put_handle(&key, p, key_pos, o->depth, o->serial, '"');
       const char *u;
       size_t un;
       if ((e = fj_decode_key(d, &key, &u, &un))) return e;
@@ -854,7 +855,8 @@ static inline FJ_ALWAYS_INLINE fj_error step_field(fj_decoder *d, fj_decode_fiel
     }
     if (FJ_UNLIKELY(f < 0)) {
       if (it->unknown_error) {
-        fj_value key = fj__handle(p, key_pos, o->depth, o->serial, '"');
+        fj_value key;
+        fj__put_handle(&key, p, key_pos, o->depth, o->serial, '"');
         return fj_decode_unknown(d, &key);
       }
       continue; /* the next step passes over the value */
@@ -862,7 +864,8 @@ static inline FJ_ALWAYS_INLINE fj_error step_field(fj_decoder *d, fj_decode_fiel
     uint64_t bit = UINT64_C(1) << (f & 63);
     uint64_t *word = &seen[small ? 0 : f >> 6];
     if (FJ_UNLIKELY(*word & bit) && !it->last_wins) {
-      fj_value key = fj__handle(p, key_pos, o->depth, o->serial, '"');
+      fj_value key;
+      fj__put_handle(&key, p, key_pos, o->depth, o->serial, '"');
       return fj_decode_duplicate(d, &key, r->names[f]);
     }
     *word |= bit;
@@ -1148,7 +1151,7 @@ fj_error fj_decode_next(fj_decoder *d, fj_array *a, fj_value *elem) {
     unsigned t;
     if (ok && pos + 2 <= n && buf[idx[pos]] == ',' && (t = fj__type_of[buf[idx[pos + 1]]])) {
       ++pos;
-      *elem = fj__handle_t(p, pos, depth, serial, t);
+      fj__put_handle_t(elem, p, pos, depth, serial, t);
       a->last = pos;
       fj__step_over(&p->hot, pos, t); /* as fj_array_next() */
       return FJ_OK;

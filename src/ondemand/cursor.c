@@ -277,7 +277,7 @@ static FJ_NOINLINE fj_error array_next(fj_array *a, fj_value *elem) {
   a->state = FJ_ITER_MIDDLE;
   a->last = pos;
   p->hot.handed = pos; /* the cursor stays on it */
-  if (elem) *elem = fj__handle(p, pos, a->depth, a->serial, c);
+  if (elem) fj__put_handle(elem, p, pos, a->depth, a->serial, c);
   return FJ_OK;
 }
 
@@ -370,7 +370,7 @@ fj_error(fj_array_next)(fj_array *a, fj_value *elem) {
       fj__step_over(&p->hot, pos, t);
       a->state = FJ_ITER_MIDDLE;
       a->last = pos;
-      if (elem) *elem = fj__handle_t(p, pos, a->depth, a->serial, t);
+      if (elem) fj__put_handle_t(elem, p, pos, a->depth, a->serial, t);
       return FJ_OK;
     }
   }
@@ -437,8 +437,8 @@ static FJ_NOINLINE fj_error object_next(fj_object *o, fj_value *key, fj_value *v
   if (FJ_UNLIKELY(closed)) return close_container(p, o->start, &o->state);
   o->state = FJ_ITER_MIDDLE;
   o->last = p->hot.pos;
-  if (key) *key = fj__handle(p, key_pos, o->depth, o->serial, '"');
-  if (value) *value = fj__handle(p, p->hot.pos, o->depth, o->serial, fj__char(p, p->hot.pos));
+  if (key) fj__put_handle(key, p, key_pos, o->depth, o->serial, '"');
+  if (value) fj__put_handle(value, p, p->hot.pos, o->depth, o->serial, fj__char(p, p->hot.pos));
   return FJ_OK;
 }
 
@@ -458,7 +458,7 @@ static inline fj_error object_step(fj_object *o, uint32_t *key_pos, fj_value *va
       o->state = FJ_ITER_MIDDLE;
       o->last = pos + 2;
       *key_pos = pos;
-      if (value) *value = fj__handle_t(p, pos + 2, o->depth, o->serial, t);
+      if (value) fj__put_handle_t(value, p, pos + 2, o->depth, o->serial, t);
       return FJ_OK;
     }
   }
@@ -472,7 +472,10 @@ static inline fj_error object_step(fj_object *o, uint32_t *key_pos, fj_value *va
 fj_error fj_object_next(fj_object *o, fj_value *key, fj_value *value) {
   uint32_t key_pos;
   fj_error err = object_step(o, &key_pos, value);
-  if (key) *key = err ? (fj_value){0} : fj__handle(o->parser, key_pos, o->depth, o->serial, '"');
+  if (key && err)
+    *key = (fj_value){0};
+  else if (key)
+    fj__put_handle(key, o->parser, key_pos, o->depth, o->serial, '"');
   return err;
 }
 
@@ -496,7 +499,7 @@ static fj_error found_at(fj_parser *p, fj_object *o, uint32_t vpos, fj_value *va
   p->hot.handed = vpos;
   o->state = FJ_ITER_MIDDLE;
   o->last = vpos;
-  if (value) *value = fj__handle(p, vpos, o->depth, o->serial, fj__char(p, vpos));
+  if (value) fj__put_handle(value, p, vpos, o->depth, o->serial, fj__char(p, vpos));
   return FJ_OK;
 }
 
@@ -643,6 +646,7 @@ static inline bool table_hit(fj_object *o, const char *key, size_t key_len, fj_v
  * 61 instructions per lookup). */
 static FJ_NOINLINE fj_error find_or_refuse(fj_object *o, const char *key, size_t key_len,
                                            bool key_has_bs, fj_value *value) {
+  if (!key_has_bs && key_len > 8 && table_hit(o, key, key_len, value)) return FJ_OK;
   fj_error err = find_field(o, key, key_len, key_has_bs, value);
   return err ? refused(err, value) : FJ_OK;
 }
@@ -655,7 +659,7 @@ fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value
       has_bs |= key[i] == '\\';
   else
     has_bs = memchr(key, '\\', key_len) != NULL;
-  if (!has_bs && table_hit(o, key, key_len, value)) return FJ_OK;
+  if (!has_bs && key_len <= 8 && table_hit(o, key, key_len, value)) return FJ_OK;
   return find_or_refuse(o, key, key_len, has_bs, value);
 }
 
@@ -666,7 +670,7 @@ fj_error fj_object_find(fj_object *o, const char *key, fj_value *value) {
   bool has_bs = false;
   for (; key[n]; n++) /* length and backslashes in one pass */
     has_bs |= key[n] == '\\';
-  if (!has_bs && table_hit(o, key, n, value)) return FJ_OK;
+  if (!has_bs && n <= 8 && table_hit(o, key, n, value)) return FJ_OK;
   return find_or_refuse(o, key, n, has_bs, value);
 }
 

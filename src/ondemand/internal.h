@@ -212,21 +212,38 @@ static inline bool fj__entry_open(const fj_parser *p, uint64_t serial, uint32_t 
 /* The fj_type of a value by its first byte, plus one (0: no value starts so). */
 /* fj__type_of: parser.h (defined in scalar.c) */
 
-/* A handle to the value at structural pos whose first byte has type_of
- * entry t (nonzero: it starts a value), in the entry `parent` at depth
- * `depth` (below FJ_MAX_DEPTH, so it fits in 24 bits). */
-static inline fj_value fj__handle_t(fj_parser *p, uint32_t pos, uint32_t depth, uint64_t parent,
-                                    unsigned t) {
-  return (fj_value){p, parent, pos, depth | (t - 1) << 24};
+/* Between two stores that gcc's vectorizer would otherwise join into one
+ * (an empty asm that may touch memory: neither store moves across it). */
+#if defined(__GNUC__)
+#define FJ__SEPARATE_STORES() __asm__ volatile("" ::: "memory")
+#else
+#define FJ__SEPARATE_STORES() ((void)0)
+#endif
+
+/* Writes the handle of the value at structural pos whose first byte has
+ * type_of entry t (nonzero: it starts a value), in the entry `parent` at
+ * depth `depth` (below FJ_MAX_DEPTH, so it fits in 24 bits), into *out, a
+ * field at a time. A handle is read back at once, a field at a time (its
+ * type first); written as one struct, gcc joined position and meta into
+ * one 8-byte store, from which the CPU (Zen 5) cannot forward the 4-byte
+ * load of meta: the load waited for the store to reach the cache (query
+ * abc: each table hit 1.8 ns faster with separate stores). */
+static inline void fj__put_handle_t(fj_value *out, fj_parser *p, uint32_t pos, uint32_t depth,
+                                    uint64_t parent, unsigned t) {
+  out->parser = p;
+  out->parent = parent;
+  out->pos = pos;
+  FJ__SEPARATE_STORES();
+  out->meta = depth | (t - 1) << 24;
 }
 
 /* The depth of a handle's value (0: the root). */
 static inline uint32_t fj__depth(const fj_value *v) { return v->meta & 0xFFFFFFu; }
 
 /* The same for a value whose first byte is c. */
-static inline fj_value fj__handle(fj_parser *p, uint32_t pos, uint32_t depth, uint64_t parent,
-                                  uint8_t c) {
-  return fj__handle_t(p, pos, depth, parent, fj__type_of[c]);
+static inline void fj__put_handle(fj_value *out, fj_parser *p, uint32_t pos, uint32_t depth,
+                                  uint64_t parent, uint8_t c) {
+  fj__put_handle_t(out, p, pos, depth, parent, fj__type_of[c]);
 }
 
 /* Checks the scalar (string, number, literal) at structural pos completely:

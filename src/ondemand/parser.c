@@ -146,7 +146,7 @@ static fj_error finish_document(fj_parser *p, fj_value *root) {
     return err ? err : fj__fail(p, FJ_ERR_TRAILING_CONTENT, p->hot.idx[1]);
   }
   p->doc = p->hot.cur = p->hot.open[0] = ++p->hot.serial;
-  *root = fj__handle(p, 0, 0, p->doc, c);
+  fj__put_handle(root, p, 0, 0, p->doc, c);
   return FJ_OK;
 }
 
