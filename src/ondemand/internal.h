@@ -351,17 +351,6 @@ static inline bool fj__bytes_equal(const void *a, const void *b, size_t n) {
   return n == 0 || x[0] == y[0];
 }
 
-/* Whether a raw key (escapes as written) longer than `key` (key_len bytes)
- * certainly does not unescape to it, told from its first byte alone:
- * escapes start with a backslash, so a raw key that starts with another
- * byte unescapes to text that starts with that byte; and no raw key but the
- * empty one unescapes to the empty key. Lookups pass most keys with this
- * instead of searching them for escapes (query twitter: most keys it passes
- * are longer than the one looked up). */
-static inline bool fj__raw_key_differs(const uint8_t *raw, const char *key, size_t key_len) {
-  return key_len == 0 || (raw[0] != '\\' && raw[0] != (uint8_t)key[0]);
-}
-
 /* Whether the raw key (escapes as written) unescapes to `key`; `key_has_bs`
  * tells whether `key` contains a backslash. Escapes only shorten a text, so
  * a raw key as long as `key` matches exactly when the bytes are equal and
@@ -376,7 +365,7 @@ static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t r
     *equal = !key_has_bs && fj__bytes_equal(raw, key, key_len);
     return FJ_OK;
   }
-  if (raw_len < key_len || fj__raw_key_differs(raw, key, key_len)) {
+  if (raw_len < key_len) {
     *equal = false;
     return FJ_OK;
   }
