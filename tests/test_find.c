@@ -272,7 +272,7 @@ static void keys_alike_at_both_ends(void **state) {
     const fj__field_slot *slot = &t->slots[i];
     if (!slot->vpos) continue;
     filled++;
-    uint32_t d = (i - (fj__key_home(slot->id, slot->key_len) & t->mask)) & t->mask;
+    uint32_t d = (i - fj__key_home(slot->id, slot->key_len, t->mask)) & t->mask;
     if (d > worst) worst = d;
   }
   assert_int_equal(filled, N);
@@ -289,10 +289,10 @@ static void colliding_keys_give_up_the_table(void **state) {
   enum { N = FJ__FIELDS_MAX_PROBE + 8 };
   static char keys[N][16];
   int found = 0;
-  for (unsigned c = 0; found < N; c++) { /* 1 in 1024 keys has the low 10 bits 0 */
+  for (unsigned c = 0; found < N; c++) { /* 1 in 1024 keys has home slot 0 of 1024 */
     char k[16];
     snprintf(k, sizeof k, "k%u", c);
-    if ((fj__key_home(fj__key_id((const uint8_t *)k, strlen(k)), strlen(k)) & 1023u) == 0)
+    if (fj__key_home(fj__key_id((const uint8_t *)k, strlen(k)), strlen(k), 1023u) == 0)
       strcpy(keys[found++], k);
   }
   static char doc[N * 24 + 8];
@@ -314,6 +314,55 @@ static void colliding_keys_give_up_the_table(void **state) {
     assert_int_equal(x, i);
   }
   assert_false(p->fields.usable); /* the table (slots <= 1024) would chain all N keys */
+  fj_parser_free(p);
+}
+
+/* Fixed-width keys (ids, sensor names, zero-padded numbers) that differ only
+ * in their last bytes spread over the table: every byte of a short key
+ * reaches its home slot. The home slot once came from product bits that
+ * bytes 5 to 8 of a key cannot reach, so 64 keys "item0000".."item0063"
+ * shared one chain and 256 of them gave the table up (trial). */
+static void fixed_width_keys_spread(void **state) {
+  (void)state;
+  static const char *const shapes[] = {"item%04d",  "key_%03d",  "%08d",   "sensor_%05d",
+                                       "user_%07d", "x%011d",    "ab%02d", "id%06dz",
+                                       "%05d",      "k%03d-%03d"};
+  enum { N = 256 };
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  static char doc[N * 48 + 8];
+  char key[N][24];
+  for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+    size_t len = 0;
+    doc[len++] = '{';
+    for (int i = 0; i < N; i++) {
+      snprintf(key[i], sizeof key[i], shapes[s], i, i / 7); /* the second only for k%03d-%03d */
+      len += (size_t)sprintf(doc + len, "%s\"%s\":%d", i ? "," : "", key[i], i);
+    }
+    doc[len++] = '}';
+    fj_value root, val;
+    fj_object o;
+    OK(fj_parser_parse(p, doc, len, &root));
+    OK(fj_value_get_object(&root, &o));
+    for (int i = N - 1; i >= 0; i--) { /* reversed: every lookup after the first wraps */
+      int64_t x;
+      OK(fj_object_find(&o, key[i], &val));
+      OK(fj_value_get_int64(&val, &x));
+      assert_int_equal(x, i);
+    }
+    const fj__field_table *t = &p->fields;
+    if (!t->usable) fail_msg("%s: the table was given up", shapes[s]);
+    uint32_t worst = 0;
+    for (uint32_t i = 0; i <= t->mask; i++) {
+      const fj__field_slot *slot = &t->slots[i];
+      if (!slot->vpos) continue;
+      uint32_t d = (i - fj__key_home(slot->id, slot->key_len, t->mask)) & t->mask;
+      if (d > worst) worst = d;
+    }
+    /* 256 keys in 512 slots: 15 slots at most for these shapes (a chain
+     * of all 256 before); 64 would give the table up */
+    if (worst > 32) fail_msg("%s: a probe of %u slots", shapes[s], (unsigned)worst);
+  }
   fj_parser_free(p);
 }
 
@@ -358,6 +407,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lookups_follow_the_model),
       cmocka_unit_test(reverse_order_in_a_big_object),
+      cmocka_unit_test(fixed_width_keys_spread),
       cmocka_unit_test(keys_alike_at_both_ends),
       cmocka_unit_test(colliding_keys_give_up_the_table),
       cmocka_unit_test(stale_copy_refused_with_a_table),

@@ -65,7 +65,7 @@ static bool make_room(fj_parser *p, uint32_t fields) {
   bool placed = true; /* the keys are distinct: each goes to the first empty slot */
   for (uint32_t i = 0; i < used && placed; i++) {
     if (!old[i].vpos) continue;
-    uint32_t j = fj__key_home(old[i].id, old[i].key_len) & t->mask;
+    uint32_t j = fj__key_home(old[i].id, old[i].key_len, t->mask);
     unsigned d = 0;
     while (s[j].vpos && d++ < FJ__FIELDS_MAX_PROBE)
       j = (j + 1) & t->mask;

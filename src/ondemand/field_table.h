@@ -35,10 +35,16 @@ static inline uint64_t fj__key_id(const uint8_t *s, size_t n) {
   return n <= 8 ? fj__key_word(s, n) : fj__key_id_long(s, n);
 }
 
-/* The hash of a key by its id and length: its home slot in a table is the
- * low bits. */
-static inline uint32_t fj__key_home(uint64_t id, size_t n) {
-  return (uint32_t)(((id ^ n) * 0xD6E8FEB86659FD93ull) >> 32);
+/* The home slot of a key, by its id and length, in a table of mask + 1
+ * slots (a power of two, at least 32): the top bits of a multiplicative
+ * hash (Knuth's Fibonacci hashing), which every bit of the id reaches. A
+ * product's bits depend only on the factor's bits at or below them, so the
+ * low bits of its high half, taken before, left bytes 5 to 8 of a short
+ * key (the digits of "item0001") out of the home slot, and fixed-width
+ * keys fell into one probe chain. */
+static inline uint32_t fj__key_home(uint64_t id, size_t n, uint32_t mask) {
+  const uint32_t h = (uint32_t)(((id ^ n) * 0x9E3779B97F4A7C15ull) >> 32);
+  return h >> __builtin_clz(mask); /* the top log2(mask + 1) bits */
 }
 
 /* The longest probe a table may need: build() gives up a table (the linear
@@ -55,7 +61,7 @@ enum { FJ__FIELDS_MAX_PROBE = 64 };
 static inline fj__field_slot *fj__slots_probe(fj__field_slot *slots, uint32_t mask,
                                               const uint8_t *buf, const uint32_t *idx,
                                               const uint8_t *s, size_t n, uint64_t id) {
-  uint32_t i = fj__key_home(id, n) & mask;
+  uint32_t i = fj__key_home(id, n, mask);
   for (unsigned d = 0; d <= FJ__FIELDS_MAX_PROBE; d++, i = (i + 1) & mask) {
     fj__field_slot *slot = &slots[i];
     if (slot->vpos == 0) return slot; /* 0 is the root's position: never a field value */
