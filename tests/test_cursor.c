@@ -326,6 +326,64 @@ static void cut_off_numbers(void **state) {
   }
 }
 
+/* A container the caller entered and left part-read is passed over when its
+ * parent steps on, and its closing bracket must match its opening one, as
+ * when a container is skipped whole ("[1,2} is an error wherever it is
+ * passed over", parser.h): the error and offset are validation's. Before,
+ * {"a":[1,2},"b":2} read as far as the 1 found "b" with FJ_OK (trial). */
+static void part_read_child_closed_wrong(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *doc;
+    int how; /* 0: object, find "a", enter, read one, find "b"; 1: array, enter
+              * the first element, read one, next; 2: as 1, two levels down */
+  } cases[] = {{"{\"a\":[1,2},\"b\":2}", 0},
+               {"{\"a\":{\"x\":1,\"y\":2],\"b\":2}", 0},
+               {"[[1,2},3]", 1},
+               {"[{\"x\":[1}],2]", 2},
+               {"[[[1],2},3]", 1}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const char *doc = cases[i].doc;
+    fj_location want;
+    const fj_error code = fj_parser_validate(f->p, doc, strlen(doc));
+    assert_int_not_equal(code, FJ_OK);
+    EXPECT(fj_parser_last_error(f->p, &want), code);
+    fj_value root = parse(f, doc), v, w;
+    fj_object o, c;
+    fj_array a, b, d;
+    fj_error got;
+    if (cases[i].how == 0) {
+      OK(fj_value_get_object(&root, &o));
+      OK(fj_object_find(&o, "a", &v));
+      if (fj_value_type(&v) == FJ_TYPE_ARRAY) {
+        OK(fj_value_get_array(&v, &b));
+        OK(fj_array_next(&b, &w));
+      } else {
+        OK(fj_value_get_object(&v, &c));
+        OK(fj_object_next(&c, NULL, &w));
+      }
+      got = fj_object_find(&o, "b", &v);
+    } else {
+      OK(fj_value_get_array(&root, &a));
+      OK(fj_array_next(&a, &v));
+      if (cases[i].how == 1) {
+        OK(fj_value_get_array(&v, &b));
+        OK(fj_array_next(&b, &w));
+      } else {
+        OK(fj_value_get_object(&v, &c));
+        OK(fj_object_find(&c, "x", &w));
+        OK(fj_value_get_array(&w, &d));
+        OK(fj_array_next(&d, &w));
+      }
+      got = fj_array_next(&a, &v);
+    }
+    if (got != code)
+      print_error("'%s': %s, not %s\n", doc, fj_error_name(got), fj_error_name(code));
+    EXPECT(got, code);
+    assert_location(f->p, code, want.offset, want.line, want.column);
+  }
+}
+
 /* A number that runs to the end of a document the input cuts off (not the
  * root) may have lost digits: every getter says FJ_ERR_TRUNCATED at the end,
  * where validation puts the document's error, and leaves *out alone. Before,
@@ -2256,6 +2314,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(get_number_kinds, setup, teardown),
       cmocka_unit_test_setup_teardown(bad_literals, setup, teardown),
       cmocka_unit_test_setup_teardown(cut_off_numbers, setup, teardown),
+      cmocka_unit_test_setup_teardown(part_read_child_closed_wrong, setup, teardown),
       cmocka_unit_test_setup_teardown(numbers_at_the_cut, setup, teardown),
       cmocka_unit_test_setup_teardown(counts_check_separators, setup, teardown),
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),

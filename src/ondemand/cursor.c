@@ -191,6 +191,21 @@ static inline bool where_left(const fj_parser *p, uint32_t state, uint32_t last,
   return pos == last || pos == last + 1 || fj__left_word(last, pos) == p->hot.left;
 }
 
+/* Leaves the containers the caller entered and has not finished, from the
+ * cursor's depth out to `depth`, matching each one's closing bracket with
+ * its opening one, as skipping a container whole does (what lies between
+ * is only bracket-matched): {"a":[1,2},"b":2}, read as far as the 1, is
+ * FJ_ERR_EXPECTED_COMMA at the '}' when the object steps on. */
+static fj_error leave_to_depth(fj_parser *p, uint32_t depth) {
+  for (uint32_t level = p->hot.depth; level > depth; level--) {
+    const uint32_t open = p->hot.open_at[level];
+    fj_error err = fj__skip_to_depth(p, level - 1);
+    if (!err) err = fj__check_pair(p, open, p->hot.pos - 1);
+    if (err) return err;
+  }
+  return FJ_OK;
+}
+
 /* Checks an iteration and brings the cursor to the position after its
  * previous element: out of whatever child the caller entered, and over the
  * previous element if the caller did not read it. The usual case (the
@@ -212,7 +227,7 @@ static inline fj_error settle(fj_parser *p, uint64_t serial, uint32_t depth, uin
     return fj__fail(p, FJ_ERR_OUT_OF_ORDER, fj__offset(p, start));
   const uint32_t pos = p->hot.pos, inner = p->hot.depth;
   const uint64_t cur = p->hot.cur;
-  fj_error err = fj__skip_to_depth(p, depth);
+  fj_error err = leave_to_depth(p, depth);
   if (err) { /* as skip_container(): back to where the skip began */
     p->hot.pos = pos;
     p->hot.depth = inner;
