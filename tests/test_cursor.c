@@ -330,7 +330,10 @@ static void cut_off_numbers(void **state) {
  * parent steps on, and its closing bracket must match its opening one, as
  * when a container is skipped whole ("[1,2} is an error wherever it is
  * passed over", parser.h): the error and offset are validation's. Before,
- * {"a":[1,2},"b":2} read as far as the 1 found "b" with FJ_OK (trial). */
+ * {"a":[1,2},"b":2} read as far as the 1 found "b" with FJ_OK (trial). So
+ * must the element the cursor stands on inside it, handed out and not
+ * entered: {"a":[[1}],"b":2}, read as far as the [1}, found "b" with FJ_OK
+ * (fresh-user trial; the last four cases). */
 static void part_read_child_closed_wrong(void **state) {
   fixture *f = *state;
   static const struct {
@@ -341,7 +344,11 @@ static void part_read_child_closed_wrong(void **state) {
                {"{\"a\":{\"x\":1,\"y\":2],\"b\":2}", 0},
                {"[[1,2},3]", 1},
                {"[{\"x\":[1}],2]", 2},
-               {"[[[1],2},3]", 1}};
+               {"[[[1],2},3]", 1},
+               {"{\"a\":[[1}],\"b\":2}", 0},
+               {"{\"a\":{\"x\":[1}},\"b\":2}", 0},
+               {"[[[1}],3]", 1},
+               {"[{\"x\":[[1}]},2]", 2}};
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     const char *doc = cases[i].doc;
     fj_location want;

@@ -195,8 +195,17 @@ static inline bool where_left(const fj_parser *p, uint32_t state, uint32_t last,
  * cursor's depth out to `depth`, matching each one's closing bracket with
  * its opening one, as skipping a container whole does (what lies between
  * is only bracket-matched): {"a":[1,2},"b":2}, read as far as the 1, is
- * FJ_ERR_EXPECTED_COMMA at the '}' when the object steps on. */
+ * FJ_ERR_EXPECTED_COMMA at the '}' when the object steps on. A container
+ * the cursor stands on (handed out, not entered) is skipped first, its own
+ * pair checked too: {"a":[[1}],"b":2}, read as far as the [1}. */
 static fj_error leave_to_depth(fj_parser *p, uint32_t depth) {
+  if (p->hot.pos < p->hot.n) {
+    const uint8_t c = fj__char(p, p->hot.pos);
+    if (c == '[' || c == '{') {
+      fj_error err = skip_container(p);
+      if (err) return err;
+    }
+  }
   for (uint32_t level = p->hot.depth; level > depth; level--) {
     const uint32_t open = p->hot.open_at[level];
     fj_error err = fj__skip_to_depth(p, level - 1);
