@@ -77,8 +77,7 @@ extern "C" {
   X(FJ_ERR_EMPTY, "the document is empty (no value, only whitespace)")                             \
   X(FJ_ERR_BOM, "the document starts with a byte order mark (RFC 8259 section 8.1)")               \
   X(FJ_ERR_UTF8, "invalid UTF-8 (RFC 3629)")                                                       \
-  X(FJ_ERR_UNCLOSED_STRING,                                                                        \
-    "string is not closed before the end of the document (in NDJSON: of its line)")                \
+  X(FJ_ERR_UNCLOSED_STRING, "string is not closed before the document ends")                       \
   X(FJ_ERR_CONTROL_CHAR, "unescaped control character (below U+0020) in a string")                 \
   X(FJ_ERR_BAD_ESCAPE, "invalid escape sequence in a string")                                      \
   X(FJ_ERR_BAD_SURROGATE, "\\u escape is a lone or mismatched UTF-16 surrogate")                   \
