@@ -234,6 +234,38 @@ static void reverse_order_in_a_big_object(void **state) {
   fj_parser_free(p);
 }
 
+/* Parses doc, an object whose field i is keys + i * stride with the value
+ * i, and finds its n keys in reverse order, each value checked: every
+ * lookup after the first wraps around. */
+static void find_all_reversed(fj_parser *p, const char *doc, size_t len, const char *keys,
+                              size_t stride, int n) {
+  fj_value root, val;
+  fj_object o;
+  OK(fj_parser_parse(p, doc, len, &root));
+  OK(fj_value_get_object(&root, &o));
+  for (int i = n - 1; i >= 0; i--) {
+    int64_t x;
+    OK(fj_object_find(&o, keys + (size_t)i * stride, &val));
+    OK(fj_value_get_int64(&val, &x));
+    assert_int_equal(x, i);
+  }
+}
+
+/* The longest probe in a field table (slots from a key's home slot to its
+ * own), and in *filled the number of keys it holds. */
+static uint32_t longest_probe(const fj__field_table *t, uint32_t *filled) {
+  uint32_t worst = 0;
+  *filled = 0;
+  for (uint32_t i = 0; i <= t->mask; i++) {
+    const fj__field_slot *slot = &t->slots[i];
+    if (!slot->vpos) continue;
+    ++*filled;
+    uint32_t d = (i - fj__key_home(slot->id, slot->key_len, t->mask)) & t->mask;
+    if (d > worst) worst = d;
+  }
+  return worst;
+}
+
 /* Keys that share their first and last eight bytes and their length (ids
  * and paths of fixed width): the table must still spread them, every key
  * within FJ__FIELDS_MAX_PROBE slots of its first (a hash of the first and
@@ -267,14 +299,7 @@ static void keys_alike_at_both_ends(void **state) {
   EXPECT(fj_object_find(&o, "AAAAAAAA0000000AAAAAAAB", &val), FJ_ERR_NO_SUCH_FIELD);
   const fj__field_table *t = &p->fields;
   assert_true(t->usable);
-  uint32_t worst = 0, filled = 0;
-  for (uint32_t i = 0; i <= t->mask; i++) {
-    const fj__field_slot *slot = &t->slots[i];
-    if (!slot->vpos) continue;
-    filled++;
-    uint32_t d = (i - fj__key_home(slot->id, slot->key_len, t->mask)) & t->mask;
-    if (d > worst) worst = d;
-  }
+  uint32_t filled, worst = longest_probe(t, &filled);
   assert_int_equal(filled, N);
   assert_true(worst <= FJ__FIELDS_MAX_PROBE);
   free(doc);
@@ -303,16 +328,7 @@ static void colliding_keys_give_up_the_table(void **state) {
   doc[len++] = '}';
   fj_parser *p;
   OK(fj_parser_new(&p, NULL));
-  fj_value root, val;
-  fj_object o;
-  OK(fj_parser_parse(p, doc, len, &root));
-  OK(fj_value_get_object(&root, &o));
-  for (int i = N - 1; i >= 0; i--) { /* reversed: every lookup after the first wraps */
-    int64_t x;
-    OK(fj_object_find(&o, keys[i], &val));
-    OK(fj_value_get_int64(&val, &x));
-    assert_int_equal(x, i);
-  }
+  find_all_reversed(p, doc, len, keys[0], sizeof keys[0], N);
   assert_false(p->fields.usable); /* the table (slots <= 1024) would chain all N keys */
   fj_parser_free(p);
 }
@@ -340,25 +356,11 @@ static void fixed_width_keys_spread(void **state) {
       len += (size_t)sprintf(doc + len, "%s\"%s\":%d", i ? "," : "", key[i], i);
     }
     doc[len++] = '}';
-    fj_value root, val;
-    fj_object o;
-    OK(fj_parser_parse(p, doc, len, &root));
-    OK(fj_value_get_object(&root, &o));
-    for (int i = N - 1; i >= 0; i--) { /* reversed: every lookup after the first wraps */
-      int64_t x;
-      OK(fj_object_find(&o, key[i], &val));
-      OK(fj_value_get_int64(&val, &x));
-      assert_int_equal(x, i);
-    }
+    find_all_reversed(p, doc, len, key[0], sizeof key[0], N);
     const fj__field_table *t = &p->fields;
     if (!t->usable) fail_msg("%s: the table was given up", shapes[s]);
-    uint32_t worst = 0;
-    for (uint32_t i = 0; i <= t->mask; i++) {
-      const fj__field_slot *slot = &t->slots[i];
-      if (!slot->vpos) continue;
-      uint32_t d = (i - fj__key_home(slot->id, slot->key_len, t->mask)) & t->mask;
-      if (d > worst) worst = d;
-    }
+    uint32_t filled, worst = longest_probe(t, &filled);
+    assert_int_equal(filled, N);
     /* 256 keys in 512 slots: 15 slots at most for these shapes (a chain
      * of all 256 before); 64 would give the table up */
     if (worst > 32) fail_msg("%s: a probe of %u slots", shapes[s], (unsigned)worst);
