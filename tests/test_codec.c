@@ -2418,7 +2418,6 @@ static void test_unreferenced_enum_compiles(void **state) {
 #ifndef FJ_TEST_ASAN
 #define FJ_TEST_ASAN 0
 #endif
-static bool under_asan(void) { return FJ_TEST_ASAN; }
 
 /* Runs fastjson-gen on `schema` in at most 1 GiB of address space (not
  * under AddressSanitizer, whose shadow memory alone is more); its exit
@@ -2430,7 +2429,7 @@ static int generate_bounded(const char *schema, char *buf, size_t cap) {
   assert_non_null(f);
   fputs(schema, f);
   fclose(f);
-  const char *limit = under_asan() ? "" : "ulimit -v 1048576 && ";
+  const char *limit = FJ_TEST_ASAN ? "" : "ulimit -v 1048576 && ";
   snprintf(cmd, sizeof cmd, "(%s%s %s %s/gen_big) 2>&1", limit, FJ_GEN, in, g_dir);
   return run_cmd(cmd, buf, cap);
 }
