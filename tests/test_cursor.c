@@ -759,6 +759,41 @@ static void object_next_and_find(void **state) {
   }
 }
 
+/* A lookup unescapes a longer key it passes only when the key may shorten
+ * to the one looked up (a backslash or the same first byte at its start),
+ * as parser.h's fj_object_findn() says: a malformed escape in such a key is
+ * reported where it is, in any other it is not. By the scan and by the
+ * general loop (which an escaped key before them hands the search to). */
+static void find_unescapes_keys_that_may_match(void **state) {
+  fixture *f = *state;
+  static const struct {
+    const char *json, *key;
+    fj_error want; /* FJ_OK: the value is 2 */
+  } cases[] = {
+      {"{\"x\\uD800yz\": 1, \"id\": 2}", "id", FJ_OK},
+      {"{\"\\u0061\": 0, \"x\\uD800yz\": 1, \"id\": 2}", "id", FJ_OK},
+      {"{\"i\\uD800\": 1, \"id\": 2}", "id", FJ_ERR_BAD_SURROGATE},
+      {"{\"\\u0061\": 0, \"i\\uD800\": 1, \"id\": 2}", "id", FJ_ERR_BAD_SURROGATE},
+      {"{\"\\uD800x\": 1, \"id\": 2}", "id", FJ_ERR_BAD_SURROGATE},
+      {"{\"\\uD800x\": 1, \"\": 2}", "", FJ_OK}, /* no first byte to share */
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    fj_value root = parse(f, cases[i].json), val;
+    fj_object o;
+    OK(fj_value_get_object(&root, &o));
+    EXPECT(fj_object_find(&o, cases[i].key, &val), cases[i].want);
+    if (cases[i].want == FJ_OK) {
+      assert_int_equal(get_i64(&val), 2);
+      continue;
+    }
+    /* at the backslash of the lone surrogate's escape */
+    const char *at = strstr(cases[i].json, "\\uD800");
+    fj_location loc;
+    EXPECT(fj_parser_last_error(f->p, &loc), cases[i].want);
+    assert_int_equal(loc.offset, (size_t)(at - cases[i].json));
+  }
+}
+
 static void missing_field_keeps_cursor(void **state) {
   fixture *f = *state;
   const char *json = "{\"a\": 1, \"b\": {\"x\": [1, 2]}, \"c\": 3, \"d\": 4}";
@@ -2331,6 +2366,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(object_next_and_find, setup, teardown),
+      cmocka_unit_test_setup_teardown(find_unescapes_keys_that_may_match, setup, teardown),
       cmocka_unit_test_setup_teardown(missing_field_keeps_cursor, setup, teardown),
       cmocka_unit_test_setup_teardown(object_syntax_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(skipping_unread_and_partial, setup, teardown),

@@ -567,10 +567,12 @@ FJ_API fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_l
  *  its value).
  *  @return FJ_OK; FJ_ERR_NO_SUCH_FIELD; the errors of fj_object_next();
  *          FJ_ERR_BAD_ESCAPE, FJ_ERR_BAD_SURROGATE (at a key passed on the
- *          way that is longer than `key` and holds a backslash: escapes only
- *          shorten a key, so such a key may unescape to `key`, and it is
- *          unescaped; keys as long as `key` or shorter are compared as
- *          written, so a malformed escape in them is not reported). */
+ *          way that is longer than `key`, holds a backslash and begins with
+ *          a backslash or with `key`'s first byte: escapes only shorten a
+ *          key and a first byte that begins no escape stays, so such a key
+ *          may unescape to `key`, and it is unescaped; other keys are
+ *          compared as written, so a malformed escape in them is not
+ *          reported). */
 FJ_API fj_error fj_object_findn(fj_object *o, const char *key, size_t key_len, fj_value *value);
 
 /** fj_object_findn() for a NUL-terminated key (NULL: FJ_ERR_INVALID_ARG). */

@@ -586,7 +586,8 @@ static fj_error find_field(fj_object *o, const char *key, size_t key_len, bool k
       if (raw_len == key_len) {
         if (!key_has_bs && fj__bytes_equal(open + 1, key, key_len))
           return found_at(p, o, vpos, value);
-      } else if (raw_len > key_len && fj__find_backslash(p, open + 1, raw_len) != raw_len) {
+      } else if (raw_len > key_len && fj__key_may_shorten_to(open + 1, key, key_len) &&
+                 fj__find_backslash(p, open + 1, raw_len) != raw_len) {
         break; /* escapes that may shorten it to the key: the general loop unescapes */
       }
       if (FJ_UNLIKELY(vc == '[' || vc == '{')) {

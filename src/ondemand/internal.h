@@ -353,11 +353,20 @@ static inline bool fj__bytes_equal(const void *a, const void *b, size_t n) {
   return n == 0 || x[0] == y[0];
 }
 
+/* Whether a raw key longer than `key` may unescape to it, by its first byte:
+ * one that starts no escape is the unescaped key's first byte too. Most
+ * keys passed on the way to another differ there, and then need no search
+ * for a backslash. */
+static inline bool fj__key_may_shorten_to(const uint8_t *raw, const char *key, size_t key_len) {
+  return key_len && (raw[0] == '\\' || raw[0] == (uint8_t)key[0]);
+}
+
 /* Whether the raw key (escapes as written) unescapes to `key`; `key_has_bs`
  * tells whether `key` contains a backslash. Escapes only shorten a text, so
  * a raw key as long as `key` matches exactly when the bytes are equal and
  * hold no backslash, a shorter one never matches, and only a longer one with
- * escapes needs unescaping (fj__key_equals_escaped). */
+ * escapes that fj__key_may_shorten_to() lets through needs unescaping
+ * (fj__key_equals_escaped). */
 fj_error fj__key_equals_escaped(fj_parser *p, const uint8_t *raw, size_t raw_len, const char *key,
                                 size_t key_len, bool *equal);
 static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t raw_len,
@@ -367,7 +376,7 @@ static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t r
     *equal = !key_has_bs && fj__bytes_equal(raw, key, key_len);
     return FJ_OK;
   }
-  if (raw_len < key_len) {
+  if (raw_len < key_len || !fj__key_may_shorten_to(raw, key, key_len)) {
     *equal = false;
     return FJ_OK;
   }
