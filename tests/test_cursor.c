@@ -1409,6 +1409,160 @@ static void rewind_restarts(void **state) {
   }
 }
 
+/* ---- long skips ---------------------------------------------------------------
+ * Skips past 16 structurals go on in groups of 16 where the kernel has a
+ * group skipper (src/ondemand/skip.c); ctest runs this once per kernel. The
+ * generator records where each value it writes starts and ends: that is
+ * the oracle for where a skip must land. */
+
+typedef struct gen {
+  char *out;
+  size_t len, cap;
+  uint64_t rng;
+} gen;
+
+static unsigned gen_next(gen *g, unsigned bound) {
+  g->rng = g->rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (unsigned)((g->rng >> 33) % bound);
+}
+
+static void gen_put(gen *g, const char *s) {
+  size_t n = strlen(s);
+  assert_true(g->len + n < g->cap);
+  memcpy(g->out + g->len, s, n);
+  g->len += n;
+}
+
+/* A random value nested at most `levels` deep: scalars, strings holding
+ * brackets (one structural each), arrays and objects, of 0 to 40 elements
+ * at the top (`wide`) and 0 to 5 further in. */
+static void gen_value(gen *g, unsigned levels, bool wide) {
+  unsigned kind = gen_next(g, levels ? 6 : 3);
+  if (kind == 0) {
+    gen_put(g, gen_next(g, 2) ? "12.5" : "true");
+  } else if (kind == 1) {
+    gen_put(g, "\"]}[{\"");
+  } else if (kind == 2) {
+    gen_put(g, "null");
+  } else {
+    const bool object = kind == 5;
+    unsigned count = gen_next(g, wide ? 41 : 6);
+    gen_put(g, object ? "{" : "[");
+    for (unsigned i = 0; i < count; i++) {
+      if (i) gen_put(g, ",");
+      if (object) gen_put(g, "\"k\":");
+      gen_value(g, levels - 1, false);
+    }
+    gen_put(g, object ? "}" : "]");
+  }
+}
+
+static void long_skips_land_on_the_bracket(void **state) {
+  fixture *f = *state;
+  enum { VALUES = 400 };
+  gen g = {malloc(1 << 22), 0, 1 << 22, 42};
+  assert_non_null(g.out);
+  size_t start[VALUES], end[VALUES];
+  gen_put(&g, "[");
+  for (int i = 0; i < VALUES; i++) {
+    if (i) gen_put(&g, ", ");
+    start[i] = g.len;
+    gen_value(&g, 1 + (unsigned)i % 5, true);
+    end[i] = g.len;
+  }
+  gen_put(&g, "]");
+  g.out[g.len] = '\0';
+  /* each element read as raw text, then skipped by the next step (an
+   * array) or by the lookup of the next field (an object, "v<i>" keys) */
+  fj_value root = parse(f, g.out), el;
+  const char *doc; /* parse()'s copy */
+  size_t doc_len;
+  OK(fj_value_get_raw(&root, &doc, &doc_len));
+  assert_int_equal(doc_len, g.len);
+  fj_array a;
+  OK(fj_value_get_array(&root, &a));
+  for (int i = 0; i < VALUES; i++) {
+    OK(fj_array_next(&a, &el));
+    const char *s;
+    size_t n;
+    OK(fj_value_get_raw(&el, &s, &n));
+    assert_int_equal((size_t)(s - doc), start[i]);
+    assert_int_equal(n, end[i] - start[i]);
+  }
+  EXPECT(fj_array_next(&a, &el), FJ_END);
+  /* the same values as an object's fields, the last one found by a
+   * lookup that passes over all the others */
+  gen o = {malloc(g.cap + 16 * VALUES), 0, g.cap + 16 * VALUES, 0};
+  assert_non_null(o.out);
+  gen_put(&o, "{");
+  for (int i = 0; i < VALUES; i++) {
+    char key[32];
+    snprintf(key, sizeof key, "%s\"v%d\": ", i ? ", " : "", i);
+    gen_put(&o, key);
+    memcpy(o.out + o.len, g.out + start[i], end[i] - start[i]);
+    o.len += end[i] - start[i];
+  }
+  gen_put(&o, ", \"last\": 7}");
+  o.out[o.len] = '\0';
+  fj_object obj;
+  root = parse(f, o.out);
+  OK(fj_value_get_object(&root, &obj));
+  OK(fj_object_find(&obj, "last", &el));
+  assert_int_equal(get_i64(&el), 7);
+  free(o.out);
+  free(g.out);
+}
+
+/* A long skip that meets the depth limit or the end of the document: the
+ * same error, at the same place, as one bracket at a time. Filler elements
+ * first, so the skip is in groups of 16 when it comes near the limit. */
+static void long_skips_at_the_limits(void **state) {
+  fixture *f = *state;
+  enum { LIMIT = 40 };
+  fj_parser *p;
+  fj_parser_options opts = {0};
+  opts.max_depth = LIMIT;
+  OK(fj_parser_new(&p, &opts));
+  for (size_t filler = 0; filler < 70; filler += 3) {
+    for (int deep = LIMIT - 1; deep <= LIMIT; deep++) {
+      /* [[1,1,...,[[...[0]...]]]]: the outer array, then `deep` levels
+       * (deep + 1 in all) */
+      char doc[512];
+      size_t len = 0;
+      doc[len++] = '[';
+      doc[len++] = '[';
+      for (size_t i = 0; i < filler; i++)
+        len += (size_t)snprintf(doc + len, sizeof doc - len, "1,");
+      for (int d = 2; d <= deep; d++)
+        doc[len++] = '[';
+      doc[len++] = '0';
+      for (int d = 1; d <= deep; d++)
+        doc[len++] = ']';
+      doc[len++] = ']';
+      doc[len] = '\0';
+      fj_value root, el;
+      fj_array a;
+      OK(parse_on(f, p, doc, &root));
+      OK(fj_value_get_array(&root, &a));
+      OK(fj_array_next(&a, &el));
+      if (deep + 1 <= LIMIT) {
+        EXPECT(fj_array_next(&a, &el), FJ_END); /* skipped: the outer array ends */
+      } else {                                  /* at the last '[', the (LIMIT + 1)th */
+        EXPECT(fj_array_next(&a, &el), FJ_ERR_DEPTH);
+        fj_location loc;
+        EXPECT(fj_parser_last_error(p, &loc), FJ_ERR_DEPTH);
+        assert_int_equal(loc.offset, strrchr(doc, '[') - doc);
+      }
+      /* cut off before its end: the skip runs out of structurals */
+      OK(fj_parser_parse(p, doc, len - 3, &root));
+      OK(fj_value_get_array(&root, &a));
+      OK(fj_array_next(&a, &el));
+      EXPECT(fj_value_skip(&el), deep + 1 <= LIMIT ? FJ_ERR_TRUNCATED : FJ_ERR_DEPTH);
+    }
+  }
+  fj_parser_free(p);
+}
+
 /* ---- depth ------------------------------------------------------------------- */
 
 static void depth_option(void **state) {
@@ -2376,6 +2530,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(copied_iterations, setup, teardown),
       cmocka_unit_test_setup_teardown(failures_leave_refused_handles, setup, teardown),
       cmocka_unit_test_setup_teardown(rewind_restarts, setup, teardown),
+      cmocka_unit_test_setup_teardown(long_skips_land_on_the_bracket, setup, teardown),
+      cmocka_unit_test_setup_teardown(long_skips_at_the_limits, setup, teardown),
       cmocka_unit_test_setup_teardown(depth_option, setup, teardown),
       cmocka_unit_test_setup_teardown(million_brackets, setup, teardown),
       cmocka_unit_test_setup_teardown(trailing_content, setup, teardown),

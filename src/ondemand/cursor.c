@@ -23,16 +23,16 @@ const bool fj__delimiter[256] = {
 
 const int8_t fj__bracket_delta[256] = {['['] = 1, ['{'] = 1, [']'] = -1, ['}'] = -1};
 
-fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
-  uint32_t pos = p->hot.pos, depth = p->hot.depth;
-  const uint32_t n = p->hot.n, *idx = p->hot.idx, max_depth = p->hot.max_depth;
-  const uint8_t *buf = p->hot.buf;
-  /* branch-free depth steps: skipped structurals are mostly unpredictable.
-   * Four at a time while none of the four reaches the target (and the depth
-   * limit is out of reach: a step moves the depth by at most one): one
-   * branch for four, their loads side by side. The last few go one by one. */
+/* Branch-free depth steps, four structurals a step, from *pos up to `end`
+ * while none of the four reaches the target and the depth limit is out of
+ * reach (a step moves the depth by at most one): one branch for four, their
+ * loads side by side. Skipped structurals are mostly unpredictable. */
+static inline void skip_fours(const uint8_t *buf, const uint32_t *idx, uint32_t end,
+                              uint32_t *pos_io, uint32_t *depth_io, uint32_t target,
+                              uint32_t max_depth) {
   const int8_t *delta = fj__bracket_delta;
-  while (depth > target && pos + 4 <= n && depth + 4 <= max_depth) {
+  uint32_t pos = *pos_io, depth = *depth_io;
+  while (depth > target && pos + 4 <= end && depth + 4 <= max_depth) {
     uint32_t a = depth + (uint32_t)(int32_t)delta[buf[idx[pos]]];
     uint32_t b = a + (uint32_t)(int32_t)delta[buf[idx[pos + 1]]];
     uint32_t c = b + (uint32_t)(int32_t)delta[buf[idx[pos + 2]]];
@@ -40,6 +40,23 @@ fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
     if (!((a > target) & (b > target) & (c > target) & (d > target))) break;
     depth = d;
     pos += 4;
+  }
+  *pos_io = pos;
+  *depth_io = depth;
+}
+
+fj_error fj__skip_to_depth(fj_parser *p, uint32_t target) {
+  uint32_t pos = p->hot.pos, depth = p->hot.depth;
+  const uint32_t n = p->hot.n, *idx = p->hot.idx, max_depth = p->hot.max_depth;
+  const uint8_t *buf = p->hot.buf;
+  /* most skips are short: their first 16 structurals four at a time, and
+   * only a longer one goes on in groups of 16 (skip.c), if the kernel has a
+   * group skipper; the last few one by one */
+  const uint32_t quick_end = pos + 16 < n ? pos + 16 : n;
+  skip_fours(buf, idx, quick_end, &pos, &depth, target, max_depth);
+  if (pos == quick_end && depth > target && pos + 16 <= n && p->skip_groups) {
+    p->skip_groups(buf, p->read_end, idx, n, &pos, &depth, target, max_depth);
+    skip_fours(buf, idx, n, &pos, &depth, target, max_depth);
   }
   while (depth > target) {
     if (FJ_UNLIKELY(pos >= n)) {

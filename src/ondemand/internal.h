@@ -57,6 +57,21 @@ enum {
   FJ_ITER_DONE = FJ__ITER_DONE
 };
 
+/* Skips structurals of the index idx (n entries, byte offsets into buf,
+ * whose memory may be read up to read_end) from *pos at *depth toward depth
+ * `target`, sixteen a step: stops just past the structural that brings the
+ * depth to target (*depth == target), or, with *depth still above it,
+ * before sixteen it cannot take at once (fewer left, bytes it may not
+ * gather, the depth within 16 of max_depth) for the scalar loop to go on.
+ * The caller has *depth > target and *depth <= max_depth. */
+typedef void (*fj__skip_groups_fn)(const uint8_t *buf, const uint8_t *read_end, const uint32_t *idx,
+                                   uint32_t n, uint32_t *pos, uint32_t *depth, uint32_t target,
+                                   uint32_t max_depth);
+
+/* The group skipper of a stage-1 kernel, by its name; NULL where the scalar
+ * loop is as fast (skip.c). */
+fj__skip_groups_fn fj__skip_groups_for(const char *kernel_name);
+
 struct fj_parser {
   /* The cursor's hot state, first so that parser.h's inline fast paths can
    * read it through a cast (fj__cursor): the document (buf, len), its index
@@ -104,6 +119,8 @@ struct fj_parser {
   const void *kernel;
   size_t (*find_backslash)(const uint8_t *s, size_t n);
   size_t (*copy_plain)(uint8_t *dst, const uint8_t *s, size_t n);
+  /* long skips, 16 structurals a step, for that kernel, or NULL (skip.c) */
+  fj__skip_groups_fn skip_groups;
   /* one-entry number cache (scalar.c): a number read as an integer that
    * turned out not to be one is parsed as a double once, for the
    * fj_value_get_double() that usually follows */

@@ -129,6 +129,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
     p->kernel = k;
     p->find_backslash = sk->find_backslash;
     p->copy_plain = sk->copy_plain;
+    p->skip_groups = fj__skip_groups_for(k->name);
   }
 }
 
