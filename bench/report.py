@@ -70,8 +70,8 @@ TASKS = [
      "row) vs `simdjson::minify` (no validation) with the kernel simdjson picks, and with its "
      "AVX2 and SSE4.2 kernels forced (`simdjson-haswell`, `-westmere`): on AMD Zen 4 and later "
      "the AVX-512 kernel it picks minifies several times slower than its AVX2 one (simdjson "
-     "issue #2334, fixed after the 3.x release Debian 12 ships), so the forced rows are its "
-     "best here. Every output must equal `simdjson::minify`'s byte for byte. Bytes are the "
+     "issue #2334, fixed after the 3.x release Debian 12 ships), so there the forced rows are "
+     "its best; on Intel CPUs the kernel it picks is. Every output must equal `simdjson::minify`'s byte for byte. Bytes are the "
      "input document's size."),
     ("format_double", "Every double of canada.json to text: fastjson's shortest round trip "
      "(Schubfach) vs `std::to_chars` (shortest round trip, Ryu in libstdc++) and "
@@ -850,9 +850,9 @@ def main():
         "is larger on some inputs; bytes per second are always the input document's size. "
         "`stage1` compares scanners only. In `format_double`, `std::to_chars` is the "
         "like-for-like peer (shortest round trip); `snprintf` prints 17 digits and does more "
-        "work. In `minify`, the `simdjson` row is the kernel simdjson picks on this CPU, "
-        "slowed by a bug fixed upstream after Debian's version (see the task): compare with "
-        "`simdjson-haswell`, its best kernel here. `query`'s `abc` input is built to be "
+        "work. In `minify`, the `simdjson` row is the kernel simdjson picks on this CPU; on AMD "
+        "Zen 4 and later that kernel is slowed by a bug fixed upstream after Debian's version "
+        "(see the task), and `simdjson-haswell` is its best there. `query`'s `abc` input is built to be "
         "simdjson's worst case (every lookup wraps around), so its ratio is shown alone, "
         "never averaged with twitter.json's.",
         "**Memory** is resident memory as the kernel counts it: pages of 4 KB, and counters "
