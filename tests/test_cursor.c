@@ -1472,8 +1472,9 @@ static void long_skips_land_on_the_bracket(void **state) {
   }
   gen_put(&g, "]");
   g.out[g.len] = '\0';
-  /* each element read as raw text, then skipped by the next step (an
-   * array) or by the lookup of the next field (an object, "v<i>" keys) */
+  /* each element read as raw text (which does not move the cursor), then
+   * skipped by the next step: a skip that lands wrong moves every later
+   * element's text */
   fj_value root = parse(f, g.out), el;
   const char *doc; /* parse()'s copy */
   size_t doc_len;

@@ -16,6 +16,7 @@
 #include "ondemand/internal.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FJ_SKIP_X86 1
 #include <immintrin.h>
 
 #define FJ_SKIP_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,popcnt")))
@@ -46,22 +47,19 @@ FJ_SKIP_AVX512 static void skip_groups_avx512(const uint8_t *buf, const uint8_t 
                     down = _mm512_cmpeq_epi32_mask(c, closes);
     const uint32_t ups = (uint32_t)__builtin_popcount(up),
                    downs = (uint32_t)__builtin_popcount(down);
-    if (downs < depth - target) { /* cannot reach the target in this group */
-      depth = depth + ups - downs;
-      pos += 16;
-      continue;
-    }
-    __m512i d = _mm512_mask_mov_epi32(_mm512_maskz_mov_epi32(up, one), down, minus_one);
-    d = _mm512_add_epi32(d, FJ_LANES_UP(d, 1));
-    d = _mm512_add_epi32(d, FJ_LANES_UP(d, 2));
-    d = _mm512_add_epi32(d, FJ_LANES_UP(d, 4));
-    d = _mm512_add_epi32(d, FJ_LANES_UP(d, 8)); /* lane i: the depth change up to i */
-    const __mmask16 there =
-        _mm512_cmple_epi32_mask(d, _mm512_set1_epi32((int32_t)target - (int32_t)depth));
-    if (there) { /* the first structural that brings the depth to target */
-      *pos_io = pos + (uint32_t)__builtin_ctz(there) + 1;
-      *depth_io = target;
-      return;
+    if (downs >= depth - target) { /* fewer closing brackets cannot reach it */
+      __m512i d = _mm512_mask_mov_epi32(_mm512_maskz_mov_epi32(up, one), down, minus_one);
+      d = _mm512_add_epi32(d, FJ_LANES_UP(d, 1));
+      d = _mm512_add_epi32(d, FJ_LANES_UP(d, 2));
+      d = _mm512_add_epi32(d, FJ_LANES_UP(d, 4));
+      d = _mm512_add_epi32(d, FJ_LANES_UP(d, 8)); /* lane i: the depth change up to i */
+      const __mmask16 there =
+          _mm512_cmple_epi32_mask(d, _mm512_set1_epi32((int32_t)target - (int32_t)depth));
+      if (there) { /* the first structural that brings the depth to target */
+        *pos_io = pos + (uint32_t)__builtin_ctz(there) + 1;
+        *depth_io = target;
+        return;
+      }
     }
     depth = depth + ups - downs;
     pos += 16;
@@ -69,7 +67,6 @@ FJ_SKIP_AVX512 static void skip_groups_avx512(const uint8_t *buf, const uint8_t 
   *pos_io = pos;
   *depth_io = depth;
 }
-#define FJ_SKIP_X86 1
 #endif
 
 fj__skip_groups_fn fj__skip_groups_for(const char *kernel_name) {
