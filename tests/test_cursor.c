@@ -2426,6 +2426,59 @@ static void doubles_against_strtod(void **state) {
   free(json);
 }
 
+/* Numbers whose text ends 0 to 24 bytes before the end of an exact-size
+ * buffer: the inline getters read up to 20 bytes from the first digit (and
+ * up to 24 from a long fraction) only where the document has them, and
+ * every placement gives strtod's / strtoll's value. ASan (CI) reports a
+ * read past the buffer. */
+static void numbers_near_the_end(void **state) {
+  (void)state;
+  static const char *const texts[] = {"7",
+                                      "-12345",
+                                      "123456789012345678",
+                                      "0.5",
+                                      "-0.0636837780476",
+                                      "1.2345678901234567",
+                                      "0.12345678901234567891",
+                                      "-98765432109876543"};
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    const size_t tl = strlen(texts[i]);
+    const bool integer = !strchr(texts[i], '.');
+    for (size_t tail = 0; tail <= 24; tail++) {
+      const size_t len = tl + 2 + tail;
+      char *doc = malloc(len);
+      assert_non_null(doc);
+      doc[0] = '[';
+      memcpy(doc + 1, texts[i], tl);
+      doc[1 + tl] = ']';
+      memset(doc + 2 + tl, ' ', tail);
+      fj_value root, e;
+      fj_array a;
+      fj_number num;
+      double d = 0;
+      OK(fj_parser_parse(p, doc, len, &root));
+      OK(fj_value_get_array(&root, &a));
+      OK(fj_array_next(&a, &e));
+      OK(fj_value_get_number(&e, &num));
+      OK(fj_value_get_double(&e, &d));
+      const double want = strtod(texts[i], NULL);
+      assert_memory_equal(&d, &want, sizeof d);
+      if (integer) {
+        assert_int_equal(num.kind, FJ_NUMBER_INT64);
+        assert_true(num.i == strtoll(texts[i], NULL, 10));
+      } else {
+        assert_int_equal(num.kind, FJ_NUMBER_DOUBLE);
+        assert_memory_equal(&num.d, &want, sizeof want);
+      }
+      EXPECT(fj_array_next(&a, &e), FJ_END);
+      free(doc);
+    }
+  }
+  fj_parser_free(p);
+}
+
 /* A step that fails on bad syntax fails the same way, at the same place,
  * when called again: the cursor did not move past what it could not read
  * (it used to have moved, and the second call said FJ_ERR_OUT_OF_ORDER at
@@ -2517,6 +2570,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(integer_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),
       cmocka_unit_test_setup_teardown(doubles_against_strtod, setup, teardown),
+      cmocka_unit_test(numbers_near_the_end),
       cmocka_unit_test_setup_teardown(failed_number_reads_leave_out, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),

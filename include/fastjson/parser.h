@@ -147,6 +147,11 @@ typedef struct fj__cursor {
    * iteration stepped on: its steps are misuse, not reads). One word: one
    * store on leaving, one load on stepping. */
   uint64_t left;
+  /* The highest address at which a number's digits may start for the
+   * inline paths, which read 20 bytes from there: buf + len - 20 as an
+   * integer, 0 for a shorter document (fj__cursor_set_document). One
+   * compare per number instead of the arithmetic on buf and len. */
+  uintptr_t digits_limit;
 } fj__cursor;
 
 /** A handle to one value of the current document: a position in the
@@ -1079,8 +1084,9 @@ static FJ__ALWAYS_INLINE const uint8_t *fj__integer_digits(const uint8_t *q, uin
       q += 8;
       more = 9;
     }
-    for (int i = 0; i < more && (unsigned)(*q - '0') < 10u; i++)
-      m = m * 10 + (uint64_t)(*q++ - '0');
+    /* 64-bit digit values: no sign extension per digit */
+    for (uint64_t i = 0, d; i < (uint64_t)more && (d = (uint64_t)*q - '0') < 10; i++, q++)
+      m = m * 10 + d;
   }
   *out = m;
   return q;
@@ -1093,7 +1099,7 @@ static FJ__ALWAYS_INLINE const uint8_t *fj__lead_digits(const fj__cursor *c, con
                                                         bool *neg, uint64_t *m) {
   *neg = *s == '-';
   const uint8_t *q = s + *neg;
-  return c->buf + c->len - q < 20 ? NULL : fj__integer_digits(q, m);
+  return (uintptr_t)q > c->digits_limit ? NULL : fj__integer_digits(q, m);
 }
 
 /* The common integer: fj__lead_digits(), then a delimiter. */

@@ -137,6 +137,14 @@ struct fj_parser {
   fj_error err_wanted;
 };
 
+/* Points the cursor at the document's len bytes at buf (its reads end
+ * there), with the limit the inline number paths compare against. */
+static inline void fj__cursor_set_document(fj__cursor *c, const uint8_t *buf, size_t len) {
+  c->buf = buf;
+  c->len = len;
+  c->digits_limit = len >= 20 && len <= FJ_MAX_DOCUMENT_SIZE ? (uintptr_t)buf + (len - 20) : 0;
+}
+
 /* Records an error at byte `offset` and returns it. */
 static inline fj_error fj__fail(fj_parser *p, fj_error e, size_t offset) {
   p->err = e;

@@ -104,8 +104,7 @@ void fj__parser_forget(fj_parser *p) { p->doc = p->hot.cur = 0; }
 /* Forgets the previous document: its handles become stale. */
 static void begin_document(fj_parser *p, const void *json, size_t len) {
   p->doc = p->hot.cur = 0; /* older handles are stale from here on */
-  p->hot.buf = json;
-  p->hot.len = len;
+  fj__cursor_set_document(&p->hot, json, len);
   /* NULL + 0 is undefined in C, and so is an offset past the address space
    * (len = SIZE_MAX: refused as FJ_ERR_CAPACITY right after) */
   p->read_end = len && len <= FJ_MAX_DOCUMENT_SIZE ? p->hot.buf + len : p->hot.buf;

@@ -194,11 +194,11 @@ fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
     p->hot.n = lo;
     /* the quote at the cut stays (not its structural): a number or literal
      * run into it is broken there, as in `[1"a"]`, whatever the string holds */
-    p->hot.len = cut + string_cut;
+    fj__cursor_set_document(&p->hot, p->hot.buf, cut + string_cut);
     p->text_goes_on = true; /* a number or literal at the cut is not cut off: `[tr"` is bad */
     first = fj__validate_document(p);
     p->hot.n = n;
-    p->hot.len = len;
+    fj__cursor_set_document(&p->hot, p->hot.buf, len);
     p->text_goes_on = goes_on;
   }
   /* a number or literal broken by the quote of a string cut off is the
