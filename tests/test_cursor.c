@@ -2426,6 +2426,19 @@ static void doubles_against_strtod(void **state) {
   free(json);
 }
 
+/* The inline steps' shifted type table says what fj__type_of says, for
+ * every byte. */
+static void type_tables_agree(void **state) {
+  (void)state;
+  for (int b = 0; b < 256; b++) {
+    const unsigned t = fj__type_of[b];
+    if (!t)
+      assert_true(fj__type_meta[b] == FJ__NO_VALUE);
+    else
+      assert_true(fj__type_meta[b] == (uint32_t)(t - 1) << 24);
+  }
+}
+
 /* Numbers whose text ends 0 to 24 bytes before the end of an exact-size
  * buffer: the inline getters read up to 20 bytes from the first digit (and
  * up to 24 from a long fraction) only where the document has them, and
@@ -2571,6 +2584,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(integers_against_strtoll, setup, teardown),
       cmocka_unit_test_setup_teardown(doubles_against_strtod, setup, teardown),
       cmocka_unit_test(numbers_near_the_end),
+      cmocka_unit_test(type_tables_agree),
       cmocka_unit_test_setup_teardown(failed_number_reads_leave_out, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),

@@ -731,16 +731,31 @@ static inline void fj__step_over(fj__cursor *c, uint32_t pos, unsigned t) {
   c->handed = pos;
 }
 
-/* Writes the handle of the value at structural pos (type entry t) in the
- * entry `serial` at depth `depth`, and steps the cursor over a scalar (one
- * structural); it stays on a container's bracket for get_array/get_object. */
+/* The type of a value by its first byte, shifted into place for
+ * fj_value.meta (type << 24); FJ__NO_VALUE where no value starts so. The
+ * inline steps OR it into the handle as it is: no subtract and shift per
+ * value, as fj__type_of's entries would need. */
+FJ_API extern const uint32_t fj__type_meta[256];
+#define FJ__NO_VALUE UINT32_MAX
+
+/* Writes the handle of the value at structural pos (fj__type_meta entry
+ * tm) in the entry `serial` at depth `depth`, and steps the cursor over a
+ * scalar (one structural); it stays on a container's bracket for
+ * get_array/get_object. The step is fj__step_over()'s, by the same
+ * predicted branch. */
 static inline void fj__hand_out(fj_parser *p, fj__cursor *c, uint32_t pos, uint64_t serial,
-                                uint32_t depth, unsigned t, fj_value *out) {
-  fj__step_over(c, pos, t);
+                                uint32_t depth, uint32_t tm, fj_value *out) {
+  if (tm <= (uint32_t)FJ_TYPE_STRING << 24) {
+    c->pos = pos + 1;
+  } else {
+    FJ__KEEP_BRANCH();
+    c->pos = pos;
+    c->handed = pos;
+  }
   out->parser = p;
   out->parent = serial;
   out->pos = pos;
-  out->meta = depth | (uint32_t)(t - 1) << 24;
+  out->meta = depth | tm;
 }
 
 /* fj__cursor.left for the container whose first structural is start, the
@@ -845,11 +860,11 @@ static FJ__ALWAYS_INLINE fj_error fj__array_next_inline(fj_array *a, fj_value *e
     fj__cursor *c = fj__cursor_of(p);
     uint32_t pos;
     int r = fj__step(c, a->state, a->last, 2, ']', &pos);
-    unsigned t;
-    if (r == 1 && (t = fj__type_of[c->buf[c->idx[pos]]]) != 0) {
+    uint32_t tm;
+    if (r == 1 && (tm = fj__type_meta[c->buf[c->idx[pos]]]) != FJ__NO_VALUE) {
       a->state = FJ__ITER_MIDDLE;
       a->last = pos;
-      fj__hand_out(p, c, pos, a->serial, a->depth, t, elem);
+      fj__hand_out(p, c, pos, a->serial, a->depth, tm, elem);
       return FJ_OK;
     }
     if (r == 2 && a->depth > 1) return fj__leave(c, a->start, pos, &a->state, elem);
@@ -967,15 +982,15 @@ static FJ__ALWAYS_INLINE fj_error fj__object_next_key_inline(fj_object *o, const
     fj__cursor *c = fj__cursor_of(p);
     uint32_t pos;
     int r = fj__step(c, o->state, o->last, 4, '}', &pos);
-    unsigned t;
+    uint32_t tm;
     const uint8_t *colon;
     /* the key's closing quote is found from its ':' (pos + 1 < c->n) */
     if (r == 1 && *(colon = c->buf + c->idx[pos + 1]) == ':' &&
-        (t = fj__type_of[c->buf[c->idx[pos + 2]]]) != 0 &&
+        (tm = fj__type_meta[c->buf[c->idx[pos + 2]]]) != FJ__NO_VALUE &&
         fj__plain_string_before(c, c->buf + c->idx[pos], colon, key, key_len)) {
       o->state = FJ__ITER_MIDDLE;
       o->last = pos + 2;
-      fj__hand_out(p, c, pos + 2, o->serial, o->depth, t, value);
+      fj__hand_out(p, c, pos + 2, o->serial, o->depth, tm, value);
       return FJ_OK;
     }
     if (r == 2 && o->depth > 1) {

@@ -15,6 +15,42 @@ const uint8_t fj__type_of[256] = {
     ['5'] = FJ_TYPE_NUMBER + 1, ['6'] = FJ_TYPE_NUMBER + 1, ['7'] = FJ_TYPE_NUMBER + 1,
     ['8'] = FJ_TYPE_NUMBER + 1, ['9'] = FJ_TYPE_NUMBER + 1};
 
+/* fj__type_of's types shifted for fj_value.meta, FJ__NO_VALUE (_) where
+ * no value starts; written out, as designated initializers leave the rest 0,
+ * which is FJ_TYPE_NULL's entry. */
+#define _ FJ__NO_VALUE
+#define Z ((uint32_t)FJ_TYPE_NULL << 24)
+#define B ((uint32_t)FJ_TYPE_BOOL << 24)
+#define D ((uint32_t)FJ_TYPE_NUMBER << 24)
+#define S ((uint32_t)FJ_TYPE_STRING << 24)
+#define A ((uint32_t)FJ_TYPE_ARRAY << 24)
+#define O ((uint32_t)FJ_TYPE_OBJECT << 24)
+const uint32_t fj__type_meta[256] = {
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x00 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x10 */
+    _, _, S, _, _, _, _, _, _, _, _, _, _, D, _, _, /* 0x20 */
+    D, D, D, D, D, D, D, D, D, D, _, _, _, _, _, _, /* 0x30 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x40 */
+    _, _, _, _, _, _, _, _, _, _, _, A, _, _, _, _, /* 0x50 */
+    _, _, _, _, _, _, B, _, _, _, _, _, _, _, Z, _, /* 0x60 */
+    _, _, _, _, B, _, _, _, _, _, _, O, _, _, _, _, /* 0x70 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x80 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x90 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xA0 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xB0 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xC0 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xD0 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xE0 */
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xF0 */
+};
+#undef _
+#undef Z
+#undef B
+#undef D
+#undef S
+#undef A
+#undef O
+
 fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
   fj_error err = fj__check_value(v);
