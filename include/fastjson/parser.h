@@ -152,6 +152,10 @@ typedef struct fj__cursor {
    * integer, 0 for a shorter document (fj__cursor_set_document). One
    * compare per number instead of the arithmetic on buf and len. */
   uintptr_t digits_limit;
+  /* n - 4 (0 for fewer entries): the inline steps read up to 4 structurals
+   * from the cursor (an object's key, ':' and value after the ','), and
+   * take the common case only below this (fj__cursor_set_count). */
+  uint32_t step_limit;
 } fj__cursor;
 
 /** A handle to one value of the current document: a position in the
@@ -828,15 +832,17 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_object_inline(const fj_value *v,
 
 /* The next element starts at structural *pos (0: fall back; 1: an element
  * is there; 2: the container ends there). The cursor is directly inside the
- * iteration with at least `reach` structurals left, and right after the
- * previous element (at `last`; a fresh iteration's is its bracket): a scalar
- * handed out (the cursor stepped over it) or a container read to its end.
+ * iteration, more than 4 structurals before the index ends (an object's
+ * step reads 4, an array's 2: one limit for both, a compare with no add),
+ * and right after the previous element (at `last`; a fresh iteration's is
+ * its bracket): a scalar handed out (the cursor stepped over it) or a
+ * container read to its end.
  * Anything else falls back: a container to skip, or an iteration that
  * another copy of it has moved on from, which the exported functions refuse. */
-static inline int fj__step(const fj__cursor *c, uint32_t state, uint32_t last, uint32_t reach,
-                           uint8_t close, uint32_t *pos) {
+static inline int fj__step(const fj__cursor *c, uint32_t state, uint32_t last, uint8_t close,
+                           uint32_t *pos) {
   uint32_t at = c->pos;
-  if (at + reach >= c->n) return 0;
+  if (at >= c->step_limit) return 0;
   if (at != last + 1 && fj__left_word(last, at) != c->left) return 0;
   uint8_t b = c->buf[c->idx[at]];
   if (state == FJ__ITER_MIDDLE) {
@@ -859,7 +865,7 @@ static FJ__ALWAYS_INLINE fj_error fj__array_next_inline(fj_array *a, fj_value *e
   if (p && elem && fj__cursor_of(p)->cur == a->serial) {
     fj__cursor *c = fj__cursor_of(p);
     uint32_t pos;
-    int r = fj__step(c, a->state, a->last, 2, ']', &pos);
+    int r = fj__step(c, a->state, a->last, ']', &pos);
     uint32_t tm;
     if (r == 1 && (tm = fj__type_meta[c->buf[c->idx[pos]]]) != FJ__NO_VALUE) {
       a->state = FJ__ITER_MIDDLE;
@@ -981,7 +987,7 @@ static FJ__ALWAYS_INLINE fj_error fj__object_next_key_inline(fj_object *o, const
   if (p && key && key_len && value && fj__cursor_of(p)->cur == o->serial) {
     fj__cursor *c = fj__cursor_of(p);
     uint32_t pos;
-    int r = fj__step(c, o->state, o->last, 4, '}', &pos);
+    int r = fj__step(c, o->state, o->last, '}', &pos);
     uint32_t tm;
     const uint8_t *colon;
     /* the key's closing quote is found from its ':' (pos + 1 < c->n) */

@@ -145,6 +145,13 @@ static inline void fj__cursor_set_document(fj__cursor *c, const uint8_t *buf, si
   c->digits_limit = len >= 20 && len <= FJ_MAX_DOCUMENT_SIZE ? (uintptr_t)buf + (len - 20) : 0;
 }
 
+/* Sets the count of structurals in the cursor's index, and the limit the
+ * inline steps compare against. */
+static inline void fj__cursor_set_count(fj__cursor *c, uint32_t n) {
+  c->n = n;
+  c->step_limit = n >= 4 ? n - 4 : 0;
+}
+
 /* Records an error at byte `offset` and returns it. */
 static inline fj_error fj__fail(fj_parser *p, fj_error e, size_t offset) {
   p->err = e;

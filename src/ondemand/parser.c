@@ -109,7 +109,7 @@ static void begin_document(fj_parser *p, const void *json, size_t len) {
    * (len = SIZE_MAX: refused as FJ_ERR_CAPACITY right after) */
   p->read_end = len && len <= FJ_MAX_DOCUMENT_SIZE ? p->hot.buf + len : p->hot.buf;
   p->text_goes_on = false;
-  p->hot.n = 0;
+  fj__cursor_set_count(&p->hot, 0);
   p->u_escapes = p->hot.backslashes = true; /* until stage 1 says otherwise */
   p->hot.bs_blocks = NULL;
   p->hot.bs_base = p->hot.buf;
@@ -164,7 +164,7 @@ static fj_error parse(fj_parser *p, const void *json, size_t len, fj_value *root
   fj_error err = fj__kernel_active()->stage1(p->hot.buf, len, p->hot.idx, &res);
   p->hot.bs_blocks = res.bs_blocks;
   p->u_blocks = res.u_blocks;
-  p->hot.n = res.n;
+  fj__cursor_set_count(&p->hot, res.n);
   p->u_escapes = res.u_escapes;
   p->hot.backslashes = res.backslashes;
   if (err) /* validation reports the document's first error, stage 1's or not */
@@ -206,7 +206,7 @@ fj_error fj__parser_adopt(fj_parser *p, const uint8_t *doc, uint32_t len, uint32
                           fj_value *root) {
   begin_document(p, doc, len);
   p->read_end = p->batch_read_end; /* the batch's bytes are the caller's too */
-  p->hot.n = n;
+  fj__cursor_set_count(&p->hot, n);
   p->u_escapes = p->batch_u_escapes;
   p->hot.backslashes = p->batch_backslashes;
   /* the batch's block bytes, counted from its first byte */

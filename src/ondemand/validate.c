@@ -191,13 +191,13 @@ fj_error fj__first_error(fj_parser *p, fj_error err, size_t x) {
   p->err_wanted = FJ_OK;
   if (lo) {
     const bool goes_on = p->text_goes_on;
-    p->hot.n = lo;
+    fj__cursor_set_count(&p->hot, lo);
     /* the quote at the cut stays (not its structural): a number or literal
      * run into it is broken there, as in `[1"a"]`, whatever the string holds */
     fj__cursor_set_document(&p->hot, p->hot.buf, cut + string_cut);
     p->text_goes_on = true; /* a number or literal at the cut is not cut off: `[tr"` is bad */
     first = fj__validate_document(p);
-    p->hot.n = n;
+    fj__cursor_set_count(&p->hot, n);
     fj__cursor_set_document(&p->hot, p->hot.buf, len);
     p->text_goes_on = goes_on;
   }
