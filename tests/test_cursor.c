@@ -2426,6 +2426,43 @@ static void doubles_against_strtod(void **state) {
   free(json);
 }
 
+/* Every inline getter (and its exported function) refuses a NULL and a
+ * zeroed handle with FJ_ERR_INVALID_ARG, without a crash: the inline paths
+ * test the handle's type before its parser, and rely on a handle the
+ * library did not write having FJ_TYPE_NULL. */
+static void getters_refuse_unwritten_handles(void **state) {
+  (void)state;
+  const fj_value zeroed = {0};
+  const fj_value *const handles[] = {NULL, &zeroed};
+  for (int i = 0; i < 2; i++) {
+    const fj_value *v = handles[i];
+    const char *s = "x";
+    size_t n = 1;
+    fj_number num;
+    double d;
+    int64_t x;
+    bool b;
+    fj_array a;
+    fj_object o;
+    EXPECT(fj_value_get_string(v, &s, &n), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_get_string)(v, &s, &n), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_number(v, &num), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_get_number)(v, &num), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_double(v, &d), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_get_double)(v, &d), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_int64(v, &x), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_get_int64)(v, &x), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_bool(v, &b), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_get_bool)(v, &b), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_is_null(v, &b), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_is_null)(v, &b), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_array(v, &a), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_get_array)(v, &a), FJ_ERR_INVALID_ARG);
+    EXPECT(fj_value_get_object(v, &o), FJ_ERR_INVALID_ARG);
+    EXPECT((fj_value_get_object)(v, &o), FJ_ERR_INVALID_ARG);
+  }
+}
+
 /* The inline steps' shifted type table says what fj__type_of says, for
  * every byte. */
 static void type_tables_agree(void **state) {
@@ -2585,6 +2622,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(doubles_against_strtod, setup, teardown),
       cmocka_unit_test(numbers_near_the_end),
       cmocka_unit_test(type_tables_agree),
+      cmocka_unit_test(getters_refuse_unwritten_handles),
       cmocka_unit_test_setup_teardown(failed_number_reads_leave_out, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),

@@ -648,10 +648,15 @@ enum { FJ__ITER_FRESH = 0, FJ__ITER_MIDDLE = 1, FJ__ITER_DONE = 2 };
 /* The cursor state of a handle's parser (its first member). */
 static inline fj__cursor *fj__cursor_of(fj_parser *p) { return (fj__cursor *)(void *)p; }
 
-/* Whether a handle may be read in the common case: its parser has a
- * document and the cursor is directly inside the handle's parent. */
-static inline bool fj__handle_ok(const fj_value *v) {
-  return v && v->parser && v->parent == fj__cursor_of(v->parser)->cur;
+/* Whether a handle of `type` may be read in the common case: it is one
+ * (NULL and a zeroed handle are FJ_TYPE_NULL), and the cursor is directly
+ * inside its parent. The type is tested first: every handle the library
+ * writes has its parser, and a handle it has not written (zeroed, or
+ * zeroed by a failed call) has type FJ_TYPE_NULL, so for the other types
+ * the parser needs no NULL test. */
+static inline bool fj__handle_ok(const fj_value *v, fj_type type) {
+  return fj_value_type(v) == type && (type != FJ_TYPE_NULL || (v && v->parser)) &&
+         v->parent == fj__cursor_of(v->parser)->cur;
 }
 
 /* The exported functions, called with copies of the caller's handles and
@@ -786,7 +791,7 @@ static inline fj_error fj__leave(fj__cursor *c, uint32_t start, uint32_t pos, ui
  * children stay within the depth limit. Returns the entry's new serial, or 0
  * having changed nothing. */
 static inline uint64_t fj__enter(const fj_value *v, fj_type type) {
-  if (!fj__handle_ok(v) || fj_value_type(v) != type) return 0;
+  if (!fj__handle_ok(v, type)) return 0;
   fj__cursor *c = fj__cursor_of(v->parser);
   const uint32_t depth = v->meta & 0xFFFFFFu, at = v->pos;
   if (c->pos != at || c->depth != depth || depth + 1 > c->max_depth) return 0;
@@ -1027,7 +1032,7 @@ static FJ__ALWAYS_INLINE fj_error fj__object_next_key_inline(fj_object *o, const
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_string_inline(const fj_value *v, const char **s,
                                                               size_t *len) {
-  if (fj__handle_ok(v) && s && len && fj_value_type(v) == FJ_TYPE_STRING &&
+  if (fj__handle_ok(v, FJ_TYPE_STRING) && s && len &&
       fj__plain_string(fj__cursor_of(v->parser), v->pos, s, len))
     return FJ_OK;
   if (!v || !s || !len) return (fj_value_get_string)(v, s, len);
@@ -1328,7 +1333,7 @@ static FJ__ALWAYS_INLINE bool fj__short_double(const fj__cursor *c, const uint8_
 FJ_API bool fj__number_fast(const uint8_t *s, const uint8_t *end, fj_number *out);
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_number_inline(const fj_value *v, fj_number *out) {
-  if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
+  if (fj__handle_ok(v, FJ_TYPE_NUMBER) && out) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
     if (fj__short_number(c, s, out)) return FJ_OK;
@@ -1349,7 +1354,7 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_number_inline(const fj_value *v,
  * for a double (its integers go to the exported function, which keeps
  * -0's sign). */
 static FJ__ALWAYS_INLINE fj_error fj__value_get_double_inline(const fj_value *v, double *out) {
-  if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
+  if (fj__handle_ok(v, FJ_TYPE_NUMBER) && out) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
     if (fj__short_double(c, s, out)) return FJ_OK;
@@ -1363,7 +1368,7 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_double_inline(const fj_value *v,
 }
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {
-  if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NUMBER) {
+  if (fj__handle_ok(v, FJ_TYPE_NUMBER) && out) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     if (fj__short_integer(c, c->buf + c->idx[v->pos], out)) return FJ_OK;
   }
@@ -1379,7 +1384,7 @@ static inline bool fj__literal(const fj__cursor *c, uint32_t pos, const char *wo
 }
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_bool_inline(const fj_value *v, bool *out) {
-  if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_BOOL) {
+  if (fj__handle_ok(v, FJ_TYPE_BOOL) && out) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     bool t = c->buf[c->idx[v->pos]] == 't';
     if (t ? fj__literal(c, v->pos, "true", 4) : fj__literal(c, v->pos, "false", 5)) {
@@ -1391,7 +1396,7 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_bool_inline(const fj_value *v, b
 }
 
 static FJ__ALWAYS_INLINE fj_error fj__value_is_null_inline(const fj_value *v, bool *out) {
-  if (fj__handle_ok(v) && out && fj_value_type(v) == FJ_TYPE_NULL &&
+  if (fj__handle_ok(v, FJ_TYPE_NULL) && out &&
       fj__literal(fj__cursor_of(v->parser), v->pos, "null", 4)) {
     *out = true;
     return FJ_OK;
