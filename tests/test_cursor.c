@@ -2463,6 +2463,69 @@ static void getters_refuse_unwritten_handles(void **state) {
   }
 }
 
+/* Strings and keys followed by 0 to 40 bytes of whitespace before the next
+ * structural (the inline paths find the closing quote back from there, 8
+ * bytes a step): every string reads back as written, through the inline
+ * and the exported getters, at the document's start (a root string) and
+ * inside containers, with escaped quotes inside. */
+static void strings_before_whitespace(void **state) {
+  (void)state;
+  static const char *const texts[] = {
+      "", "a", "ab\\\"", "\\\"x\\\"", "0123456789abcdef", "quote \\\" at 7"};
+  static const char *const wants[] = {
+      "", "a", "ab\"", "\"x\"", "0123456789abcdef", "quote \" at 7"};
+  static const char ws[] = " \t\n\r";
+  fj_parser *p;
+  OK(fj_parser_new(&p, NULL));
+  char doc[256];
+  for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+    for (int k = 0; k <= 40; k++) {
+      char pad[48];
+      for (int j = 0; j < k; j++)
+        pad[j] = ws[(j * 7 + k) % 4];
+      pad[k] = '\0';
+      const char *s;
+      size_t n;
+      fj_value root, v, key;
+      fj_object o;
+      /* a root string, then one in an object as key and value */
+      for (int shape = 0; shape < 2; shape++) {
+        const int len = shape == 0 ? snprintf(doc, sizeof doc, "\"%s\"%s", texts[i], pad)
+                                   : snprintf(doc, sizeof doc, "{\"%s\"%s: \"%s\"%s}", texts[i],
+                                              pad, texts[i], pad);
+        char *copy = malloc((size_t)len); /* exact size */
+        assert_non_null(copy);
+        memcpy(copy, doc, (size_t)len);
+        OK(fj_parser_parse(p, copy, (size_t)len, &root));
+        if (shape == 0) {
+          v = root;
+        } else {
+          OK(fj_value_get_object(&root, &o));
+          OK(fj_object_next_key(&o, &s, &n, &v));
+          assert_int_equal(n, strlen(wants[i]));
+          assert_memory_equal(s, wants[i], n);
+        }
+        OK(fj_value_get_string(&v, &s, &n));
+        assert_int_equal(n, strlen(wants[i]));
+        assert_memory_equal(s, wants[i], n);
+        OK((fj_value_get_string)(&v, &s, &n));
+        assert_int_equal(n, strlen(wants[i]));
+        assert_memory_equal(s, wants[i], n);
+        if (shape == 1) {
+          OK(fj_parser_rewind(p));
+          OK(fj_value_get_object(&root, &o));
+          OK((fj_object_next)(&o, &key, &v));
+          OK(fj_value_get_string(&key, &s, &n));
+          assert_int_equal(n, strlen(wants[i]));
+          assert_memory_equal(s, wants[i], n);
+        }
+        free(copy);
+      }
+    }
+  }
+  fj_parser_free(p);
+}
+
 /* The inline steps' shifted type table says what fj__type_of says, for
  * every byte. */
 static void type_tables_agree(void **state) {
@@ -2623,6 +2686,7 @@ int main(void) {
       cmocka_unit_test(numbers_near_the_end),
       cmocka_unit_test(type_tables_agree),
       cmocka_unit_test(getters_refuse_unwritten_handles),
+      cmocka_unit_test(strings_before_whitespace),
       cmocka_unit_test_setup_teardown(failed_number_reads_leave_out, setup, teardown),
       cmocka_unit_test_setup_teardown(array_next_at_count, setup, teardown),
       cmocka_unit_test_setup_teardown(array_syntax_errors, setup, teardown),

@@ -955,6 +955,34 @@ static FJ__ALWAYS_INLINE bool fj__blocks_clean(const fj__cursor *c, const uint8_
  * block with one, or the end of the document (cursor.c). */
 FJ_API void fj__clean_window(fj__cursor *c, const uint8_t *s);
 
+/* The last '"' at or before q: the closing quote of a string followed by
+ * whitespace up to q (an indented closing bracket: a newline and the
+ * indentation), found 8 bytes a step back from q while they lie in the
+ * document (from `start` on; bytes before the string are as good as its
+ * own: the whitespace after the closing quote has no '"'). No branch on
+ * the whitespace's length, which a loop over the bytes mispredicts
+ * wherever indentation varies (visit of a synthetic array of objects
+ * indented 0 to 16 spaces: fastjson/simdjson 0.49 -> 0.6). The exact
+ * per-byte equality (no borrow between bytes) gives the highest quote. */
+static FJ__ALWAYS_INLINE const uint8_t *fj__quote_before(const uint8_t *start, const uint8_t *q) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F), quotes = UINT64_C(0x2222222222222222);
+  while (q - start >= 7) {
+    uint64_t w;
+    memcpy(&w, q - 7, 8);
+    const uint64_t x = w ^ quotes;                          /* 0 where a byte is '"' */
+    const uint64_t hit = ~(((x & low7) + low7) | x | low7); /* top bit of those bytes */
+    if (hit) return q - 7 + ((63 - __builtin_clzll(hit)) >> 3);
+    q -= 8;
+  }
+#else
+  (void)start;
+#endif
+  while (*q != '"')
+    q--;
+  return q;
+}
+
 /* The contents of the string whose opening quote is at `open` and whose
  * closing quote comes before `next` (the next structural's byte, or the
  * input's end) with only whitespace between: true with them, if they hold
@@ -966,8 +994,8 @@ static FJ__ALWAYS_INLINE bool fj__plain_string_before(fj__cursor *c, const uint8
                                                       size_t *len) {
   const uint8_t *q = next - 1;
   if (*open != '"') return false;
-  while (*q != '"') /* whitespace */
-    q--;
+  if (*q != '"' && *--q != '"') /* whitespace: one byte, else more */
+    q = fj__quote_before(c->buf, q);
   size_t n = (size_t)(q - open - 1);
   if (c->backslashes && !(open >= c->clean_lo && q < c->clean_hi)) {
     if (fj__blocks_clean(c, open, q))
