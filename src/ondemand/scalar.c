@@ -15,41 +15,59 @@ const uint8_t fj__type_of[256] = {
     ['5'] = FJ_TYPE_NUMBER + 1, ['6'] = FJ_TYPE_NUMBER + 1, ['7'] = FJ_TYPE_NUMBER + 1,
     ['8'] = FJ_TYPE_NUMBER + 1, ['9'] = FJ_TYPE_NUMBER + 1};
 
-/* fj__type_of's types shifted for fj_value.meta, FJ__NO_VALUE (_) where
- * no value starts; written out, as designated initializers leave the rest 0,
- * which is FJ_TYPE_NULL's entry. */
-#define _ FJ__NO_VALUE
-#define Z ((uint32_t)FJ_TYPE_NULL << 24)
-#define B ((uint32_t)FJ_TYPE_BOOL << 24)
-#define D ((uint32_t)FJ_TYPE_NUMBER << 24)
-#define S ((uint32_t)FJ_TYPE_STRING << 24)
-#define A ((uint32_t)FJ_TYPE_ARRAY << 24)
-#define O ((uint32_t)FJ_TYPE_OBJECT << 24)
+/* fj__type_of's types shifted for fj_value.meta, FJ__NO_VALUE (TM_NO)
+ * where no value starts; written out, as designated initializers leave the
+ * rest 0, which is FJ_TYPE_NULL's entry. */
+#define TM_NO FJ__NO_VALUE
+#define TM_NL ((uint32_t)FJ_TYPE_NULL << 24)
+#define TM_BL ((uint32_t)FJ_TYPE_BOOL << 24)
+#define TM_NM ((uint32_t)FJ_TYPE_NUMBER << 24)
+#define TM_ST ((uint32_t)FJ_TYPE_STRING << 24)
+#define TM_AR ((uint32_t)FJ_TYPE_ARRAY << 24)
+#define TM_OB ((uint32_t)FJ_TYPE_OBJECT << 24)
+/* clang-format off */
 const uint32_t fj__type_meta[256] = {
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x00 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x10 */
-    _, _, S, _, _, _, _, _, _, _, _, _, _, D, _, _, /* 0x20 */
-    D, D, D, D, D, D, D, D, D, D, _, _, _, _, _, _, /* 0x30 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x40 */
-    _, _, _, _, _, _, _, _, _, _, _, A, _, _, _, _, /* 0x50 */
-    _, _, _, _, _, _, B, _, _, _, _, _, _, _, Z, _, /* 0x60 */
-    _, _, _, _, B, _, _, _, _, _, _, O, _, _, _, _, /* 0x70 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x80 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0x90 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xA0 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xB0 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xC0 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xD0 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xE0 */
-    _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _, /* 0xF0 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x00 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x08 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x10 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x18 */
+    TM_NO, TM_NO, TM_ST, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x20 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NM, TM_NO, TM_NO, /* 0x28 */
+    TM_NM, TM_NM, TM_NM, TM_NM, TM_NM, TM_NM, TM_NM, TM_NM, /* 0x30 */
+    TM_NM, TM_NM, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x38 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x40 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x48 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x50 */
+    TM_NO, TM_NO, TM_NO, TM_AR, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x58 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_BL, TM_NO, /* 0x60 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NL, TM_NO, /* 0x68 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_BL, TM_NO, TM_NO, TM_NO, /* 0x70 */
+    TM_NO, TM_NO, TM_NO, TM_OB, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x78 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x80 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x88 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x90 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0x98 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xA0 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xA8 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xB0 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xB8 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xC0 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xC8 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xD0 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xD8 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xE0 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xE8 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xF0 */
+    TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, TM_NO, /* 0xF8 */
 };
-#undef _
-#undef Z
-#undef B
-#undef D
-#undef S
-#undef A
-#undef O
+/* clang-format on */
+#undef TM_NO
+#undef TM_NL
+#undef TM_BL
+#undef TM_NM
+#undef TM_ST
+#undef TM_AR
+#undef TM_OB
 
 fj_error fj_value_get_type(const fj_value *v, fj_type *out) {
   if (FJ_UNLIKELY(!out)) return FJ_ERR_INVALID_ARG;
