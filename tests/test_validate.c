@@ -937,6 +937,31 @@ static void numbers_in_words(void **state) {
       }
 }
 
+/* A one-digit number (the validator's shortest path: the digit and the byte
+ * after it) followed by every byte value, in an array and as an object's
+ * value, with room after it for word reads; and "-d", "0d", "dd" likewise.
+ * Each gets the in-file RFC 8259 checker's verdict. */
+static void one_digit_then_every_byte(void **state) {
+  fj_parser *p = *state;
+  static const char *const heads[] = {"[%s", "{\"k\":%s", "[ %s", "{\"k\": %s"};
+  static const char *const nums[] = {"0", "5", "9", "-5", "05", "55"};
+  static const char room[] = ", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0";
+  char doc[128];
+  for (size_t h = 0; h < sizeof heads / sizeof *heads; h++)
+    for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
+      for (int c = 0; c < 256; c++) {
+        int len = snprintf(doc, sizeof doc, heads[h], nums[i]);
+        doc[len++] = (char)c;
+        len += snprintf(doc + len, sizeof doc - (size_t)len,
+                        heads[h][0] == '[' ? "%s]" : ",\"z\":[0%s]}", room);
+        int want = rd_document((const unsigned char *)doc, (size_t)len);
+        int got = validate(p, doc, (size_t)len) == FJ_OK;
+        if (got != want)
+          print_error("'%s' (byte %d): checker %d, fastjson %d\n", doc, c, want, got);
+        assert_int_equal(got, want);
+      }
+}
+
 /* A number that fills the input to its last byte, in a buffer of exactly
  * that size (under AddressSanitizer a read past it is an error): long
  * integer parts, fractions after them, none with room for word reads. */
@@ -1026,6 +1051,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(kernels_agree_at_block_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(every_prefix, setup, teardown),
       cmocka_unit_test_setup_teardown(numbers_in_words, setup, teardown),
+      cmocka_unit_test_setup_teardown(one_digit_then_every_byte, setup, teardown),
       cmocka_unit_test_setup_teardown(numbers_at_the_end, setup, teardown),
       cmocka_unit_test_setup_teardown(differential_python, setup, teardown),
   };
