@@ -83,7 +83,9 @@ typedef struct fj_allocator {
  *  a zero field means its default. */
 typedef struct fj_parser_options {
   /** Maximum nesting depth of arrays and objects (0: FJ_DEFAULT_MAX_DEPTH;
-   *  at most FJ_MAX_DEPTH). */
+   *  at most FJ_MAX_DEPTH). The parser itself needs no C stack per level;
+   *  a caller that walks values recursively does (a frame per level), so
+   *  raising the limit can move a stack overflow into the caller's code. */
   uint32_t max_depth;
   /** FJ_PARSE_* bits. */
   uint32_t flags;
@@ -571,7 +573,11 @@ FJ_API fj_error fj_object_next_key(fj_object *o, const char **key, size_t *key_l
  *  would collide more than 64 deep is given up); the answer is the same
  *  either way, and if the memory is not available, or the table is given
  *  up, the search stays linear. On
- *  FJ_ERR_NO_SUCH_FIELD the cursor is where it was. `value` may be NULL,
+ *  FJ_ERR_NO_SUCH_FIELD the cursor is where it was. A lookup searches an
+ *  object the cursor is in: once its iteration has ended (FJ_END), or its
+ *  parent has moved on, the cursor has left it and every lookup is
+ *  FJ_ERR_OUT_OF_ORDER, found or not (enter it again by a JSON Pointer,
+ *  or count it). `value` may be NULL,
  *  as in fj_object_next(): whether the field is there (the next step skips
  *  its value).
  *  @return FJ_OK; FJ_ERR_NO_SUCH_FIELD; the errors of fj_object_next();
