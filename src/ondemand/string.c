@@ -220,6 +220,7 @@ static size_t copy_plain_swar(uint8_t *dst, const uint8_t *s, size_t n) {
     const vec bs = set1('\\');                                                                     \
     size_t i = 0;                                                                                  \
     for (; i + W <= n; i += W) {                                                                   \
+      FJ_STRING_PREFETCH(s + i);                                                                   \
       unsigned m = (unsigned)movemask(cmpeq(loadu((const vec *)(const void *)(s + i)), bs));       \
       if (m) return i + (size_t)__builtin_ctz(m);                                                  \
     }                                                                                              \
@@ -237,6 +238,7 @@ static size_t copy_plain_swar(uint8_t *dst, const uint8_t *s, size_t n) {
     const vec bs = set1('\\');                                                                     \
     size_t i = 0;                                                                                  \
     for (; i + W <= n; i += W) {                                                                   \
+      FJ_STRING_PREFETCH(s + i);                                                                   \
       const vec v = loadu((const vec *)(const void *)(s + i));                                     \
       storeu((vec *)(void *)(dst + i), v);                                                         \
       unsigned m = (unsigned)movemask(cmpeq(v, bs));                                               \

@@ -25,6 +25,7 @@ FJ_STRING_AVX512 static size_t find_backslash_avx512(const uint8_t *s, size_t n)
   const __m512i bs = _mm512_set1_epi8('\\');
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
+    FJ_STRING_PREFETCH(s + i);
     uint64_t m = _mm512_cmpeq_epi8_mask(_mm512_loadu_si512((const void *)(s + i)), bs);
     if (m) return i + (size_t)__builtin_ctzll(m);
   }
@@ -39,6 +40,7 @@ FJ_STRING_AVX512 static size_t copy_plain_avx512(uint8_t *dst, const uint8_t *s,
   const __m512i bs = _mm512_set1_epi8('\\');
   size_t i = 0;
   for (; i + 64 <= n; i += 64) {
+    FJ_STRING_PREFETCH(s + i);
     const __m512i v = _mm512_loadu_si512((const void *)(s + i));
     _mm512_storeu_si512((void *)(dst + i), v);
     uint64_t m = _mm512_cmpeq_epi8_mask(v, bs);
