@@ -720,6 +720,17 @@ static inline fj_error fj__call_array_next(fj_array *a, fj_value *elem) {
     return err_;                                                                                   \
   } while (0)
 
+/* The common case of an inline path, which the exported function's call
+ * follows when it fails. Marked, GCC lays the common cases out as
+ * straight-line code and moves the calls away; unmarked, it interleaved
+ * them (A/B of the visit walk, Emerald Rapids: instruments.json 6 %,
+ * citm_catalog.json 4 %, random.json 7 % faster, no input slower). */
+#if defined(__GNUC__)
+#define FJ__LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define FJ__LIKELY(x) (x)
+#endif
+
 /* An empty asm statement in one arm of a branch: GCC and clang then keep
  * the branch instead of turning it into arithmetic (if-conversion). */
 #if defined(__GNUC__)
@@ -823,7 +834,7 @@ static inline uint64_t fj__enter(const fj_value *v, fj_type type) {
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_array_inline(const fj_value *v, fj_array *out) {
   uint64_t serial;
-  if (out && (serial = fj__enter(v, FJ_TYPE_ARRAY)) != 0) {
+  if (FJ__LIKELY(out && (serial = fj__enter(v, FJ_TYPE_ARRAY)) != 0)) {
     FJ__FRESH_ITERATION(out, v, serial);
     return FJ_OK;
   }
@@ -832,7 +843,7 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_array_inline(const fj_value *v, 
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_object_inline(const fj_value *v, fj_object *out) {
   uint64_t serial;
-  if (out && (serial = fj__enter(v, FJ_TYPE_OBJECT)) != 0) {
+  if (FJ__LIKELY(out && (serial = fj__enter(v, FJ_TYPE_OBJECT)) != 0)) {
     FJ__FRESH_ITERATION(out, v, serial);
     return FJ_OK;
   }
@@ -871,7 +882,7 @@ static inline int fj__step(const fj__cursor *c, uint32_t state, uint32_t last, u
 
 static FJ__ALWAYS_INLINE fj_error fj__array_next_inline(fj_array *a, fj_value *elem) {
   fj_parser *p = a ? a->parser : NULL;
-  if (p && elem && fj__cursor_of(p)->cur == a->serial) {
+  if (FJ__LIKELY(p && elem && fj__cursor_of(p)->cur == a->serial)) {
     fj__cursor *c = fj__cursor_of(p);
     uint32_t pos;
     int r = fj__step(c, a->state, a->last, ']', &pos);
@@ -1021,7 +1032,7 @@ static inline bool fj__plain_string(fj__cursor *c, uint32_t pos, const char **s,
 static FJ__ALWAYS_INLINE fj_error fj__object_next_key_inline(fj_object *o, const char **key,
                                                              size_t *key_len, fj_value *value) {
   fj_parser *p = o ? o->parser : NULL;
-  if (p && key && key_len && value && fj__cursor_of(p)->cur == o->serial) {
+  if (FJ__LIKELY(p && key && key_len && value && fj__cursor_of(p)->cur == o->serial)) {
     fj__cursor *c = fj__cursor_of(p);
     uint32_t pos;
     int r = fj__step(c, o->state, o->last, '}', &pos);
@@ -1064,8 +1075,8 @@ static FJ__ALWAYS_INLINE fj_error fj__object_next_key_inline(fj_object *o, const
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_string_inline(const fj_value *v, const char **s,
                                                               size_t *len) {
-  if (fj__handle_ok(v, FJ_TYPE_STRING) && s && len &&
-      fj__plain_string(fj__cursor_of(v->parser), v->pos, s, len))
+  if (FJ__LIKELY(fj__handle_ok(v, FJ_TYPE_STRING) && s && len &&
+                 fj__plain_string(fj__cursor_of(v->parser), v->pos, s, len)))
     return FJ_OK;
   if (!v || !s || !len) return (fj_value_get_string)(v, s, len);
   /* copies both ways, so that the caller's string and length stay in
@@ -1365,10 +1376,10 @@ static FJ__ALWAYS_INLINE bool fj__short_double(const fj__cursor *c, const uint8_
 FJ_API bool fj__number_fast(const uint8_t *s, const uint8_t *end, fj_number *out);
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_number_inline(const fj_value *v, fj_number *out) {
-  if (fj__handle_ok(v, FJ_TYPE_NUMBER) && out) {
+  if (FJ__LIKELY(fj__handle_ok(v, FJ_TYPE_NUMBER) && out)) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
-    if (fj__short_number(c, s, out)) return FJ_OK;
+    if (FJ__LIKELY(fj__short_number(c, s, out))) return FJ_OK;
     /* the calls fill a copy, handed on when it holds a result, so that
      * the caller's result never has its address taken and can stay in
      * registers on the inline paths; *out, which the caller need not have
@@ -1386,10 +1397,10 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_number_inline(const fj_value *v,
  * for a double (its integers go to the exported function, which keeps
  * -0's sign). */
 static FJ__ALWAYS_INLINE fj_error fj__value_get_double_inline(const fj_value *v, double *out) {
-  if (fj__handle_ok(v, FJ_TYPE_NUMBER) && out) {
+  if (FJ__LIKELY(fj__handle_ok(v, FJ_TYPE_NUMBER) && out)) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     const uint8_t *s = c->buf + c->idx[v->pos];
-    if (fj__short_double(c, s, out)) return FJ_OK;
+    if (FJ__LIKELY(fj__short_double(c, s, out))) return FJ_OK;
     fj_number t; /* a copy, as in fj__value_get_number_inline() */
     if (fj__number_fast(s, c->buf + c->len, &t) && t.kind == FJ_NUMBER_DOUBLE) {
       *out = t.d;
@@ -1400,9 +1411,9 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_double_inline(const fj_value *v,
 }
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_int64_inline(const fj_value *v, int64_t *out) {
-  if (fj__handle_ok(v, FJ_TYPE_NUMBER) && out) {
+  if (FJ__LIKELY(fj__handle_ok(v, FJ_TYPE_NUMBER) && out)) {
     const fj__cursor *c = fj__cursor_of(v->parser);
-    if (fj__short_integer(c, c->buf + c->idx[v->pos], out)) return FJ_OK;
+    if (FJ__LIKELY(fj__short_integer(c, c->buf + c->idx[v->pos], out))) return FJ_OK;
   }
   FJ__CALL_GETTER(fj_value_get_int64, v, out);
 }
@@ -1416,10 +1427,10 @@ static inline bool fj__literal(const fj__cursor *c, uint32_t pos, const char *wo
 }
 
 static FJ__ALWAYS_INLINE fj_error fj__value_get_bool_inline(const fj_value *v, bool *out) {
-  if (fj__handle_ok(v, FJ_TYPE_BOOL) && out) {
+  if (FJ__LIKELY(fj__handle_ok(v, FJ_TYPE_BOOL) && out)) {
     const fj__cursor *c = fj__cursor_of(v->parser);
     bool t = c->buf[c->idx[v->pos]] == 't';
-    if (t ? fj__literal(c, v->pos, "true", 4) : fj__literal(c, v->pos, "false", 5)) {
+    if (FJ__LIKELY(t ? fj__literal(c, v->pos, "true", 4) : fj__literal(c, v->pos, "false", 5))) {
       *out = t;
       return FJ_OK;
     }
@@ -1428,8 +1439,8 @@ static FJ__ALWAYS_INLINE fj_error fj__value_get_bool_inline(const fj_value *v, b
 }
 
 static FJ__ALWAYS_INLINE fj_error fj__value_is_null_inline(const fj_value *v, bool *out) {
-  if (fj__handle_ok(v, FJ_TYPE_NULL) && out &&
-      fj__literal(fj__cursor_of(v->parser), v->pos, "null", 4)) {
+  if (FJ__LIKELY(fj__handle_ok(v, FJ_TYPE_NULL) && out &&
+                 fj__literal(fj__cursor_of(v->parser), v->pos, "null", 4))) {
     *out = true;
     return FJ_OK;
   }
