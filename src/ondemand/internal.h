@@ -415,22 +415,22 @@ static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t r
   return fj__key_equals_escaped(p, raw, raw_len, key, key_len, equal);
 }
 
+/* In the loops of the string primitives below: asks for the line 1 KiB
+ * ahead of s. A long string of a document larger than the L2 cache streams
+ * from L3 or memory, and the hardware prefetcher alone left the loads
+ * waiting: visit gsoc-2018.json (3.3 MB; 1.7k strings of 1.2 KB on average
+ * that hold escapes, so they are copied) 7 % faster, validate 4 %; 256
+ * bytes ahead gained only 5 %, 512 and 1 KiB the same. A prefetch at every
+ * step of the cursor instead (2 KiB past each structural) gained less on
+ * gsoc-2018.json and cost the other inputs 1-3 %. Through uintptr_t: no
+ * pointer past the string is formed. */
+#define FJ_STRING_PREFETCH(s) __builtin_prefetch((const void *)((uintptr_t)(s) + 1024))
+
 /* The stage-2 string primitives of a stage-1 kernel (string.c). Neither
  * reads a byte outside [s, s + n).
  * find_backslash: the index of the first backslash in the n bytes at s, or n.
  * copy_plain: the same index k, having copied the k bytes before it to dst;
  *   it may write anything to the rest of dst's n bytes, which dst must have. */
-/* In the primitives' loops: asks for the line 1 KiB ahead of s. A long
- * string of a document larger than the L2 cache streams from L3 or memory,
- * and the hardware prefetcher alone left the loads waiting: visit
- * gsoc-2018.json (3.3 MB; 1.7k strings of 1.2 KB on average that hold
- * escapes, so they are copied) 7 % faster, validate 4 %; 256 bytes ahead
- * gained only 5 %, 1 KiB and 512 the same. A prefetch at every step of the
- * cursor instead (2 KiB past each structural) gained less on gsoc-2018.json
- * and cost the other inputs 1-3 %. Through uintptr_t: no pointer past the
- * string is formed. */
-#define FJ_STRING_PREFETCH(s) __builtin_prefetch((const void *)((uintptr_t)(s) + 1024))
-
 typedef struct fj__string_kernel {
   size_t (*find_backslash)(const uint8_t *s, size_t n);
   size_t (*copy_plain)(uint8_t *dst, const uint8_t *s, size_t n);
