@@ -421,9 +421,9 @@ static inline fj_error fj__key_equals(fj_parser *p, const uint8_t *raw, size_t r
  * waiting: visit gsoc-2018.json (3.3 MB; 1.7k strings of 1.2 KB on average
  * that hold escapes, so they are copied) 7 % faster, validate 4 %; 256
  * bytes ahead gained only 5 %, 512 and 1 KiB the same. A prefetch at every
- * step of the cursor instead (2 KiB past each structural) gained less on
- * gsoc-2018.json and cost the other inputs 1-3 %. Through uintptr_t: no
- * pointer past the string is formed. */
+ * step of the cursor as well (2 KiB past each structural) took gsoc back to
+ * 6 % and cost the other inputs up to 4 %. Through uintptr_t: no pointer
+ * past the string is formed. */
 #define FJ_STRING_PREFETCH(s) __builtin_prefetch((const void *)((uintptr_t)(s) + 1024))
 
 /* The stage-2 string primitives of a stage-1 kernel (string.c). Neither
