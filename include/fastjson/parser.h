@@ -1345,7 +1345,11 @@ static FJ__ALWAYS_INLINE bool fj__short_number(const fj__cursor *c, const uint8_
   uint64_t m;
   const uint8_t *q = fj__lead_digits(c, s, &neg, &m);
   if (!q) return false;
-  if (fj__delimiter[*q]) {
+  /* marked: GCC put the integer out of line, two taken jumps per integer
+   * (visit, averaged over six code layouts: citm_catalog.json 2 %,
+   * instruments.json 2 % faster; the decimals of marine_ik.json and
+   * numbers.json 3 % and 2 % faster too, no input slower) */
+  if (FJ__LIKELY(fj__delimiter[*q])) {
     out->kind = FJ_NUMBER_INT64;
     out->i = neg ? -(int64_t)m : (int64_t)m;
     return true;
