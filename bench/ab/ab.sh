@@ -79,12 +79,17 @@ echo "A: $rev ($(git -C "$root" rev-parse --short "$rev"))   B: working tree"
 if [ "$layouts" = 0 ]; then
   run "" "$@"
 else
+  : >"$out/layouts.txt"
   for flags in "" -falign-jumps=1 -falign-jumps=32 -falign-loops=32 -falign-labels=8 \
     -falign-functions=64; do
     echo "layout: ${flags:-default}" >&2
-    run "$flags" "$@" | tee /dev/stderr | awk 'NR > 1 { print $1, $4 }'
-  done | awk '{ n[$1]++; s[$1] += log($2); if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
+    run "$flags" "$@" >"$out/layout.txt" # not in a pipe: a failure stops the script
+    cat "$out/layout.txt" >&2
+    awk 'NR > 1 { print $1, $4 }' "$out/layout.txt" >>"$out/layouts.txt"
+  done
+  awk '{ n[$1]++; s[$1] += log($2); if (!($1 in seen)) { seen[$1] = 1; order[++k] = $1 } }
     END { printf "%-24s %7s  (geometric mean of B/A over %d layouts)\n", "file", "B/A", n[order[1]]
-          for (i = 1; i <= k; i++) printf "%-24s %7.3f\n", order[i], exp(s[order[i]] / n[order[i]]) }'
+          for (i = 1; i <= k; i++) printf "%-24s %7.3f\n", order[i], exp(s[order[i]] / n[order[i]]) }' \
+    "$out/layouts.txt"
 fi
 git -C "$root" worktree remove --force "$out/a-src"
