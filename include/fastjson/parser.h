@@ -1347,8 +1347,8 @@ static FJ__ALWAYS_INLINE bool fj__short_number(const fj__cursor *c, const uint8_
   if (!q) return false;
   /* marked: GCC put the integer out of line, two taken jumps per integer
    * (visit, averaged over six code layouts: citm_catalog.json 2 %,
-   * instruments.json 2 % faster; the decimals of marine_ik.json and
-   * numbers.json 3 % and 2 % faster too, no input slower) */
+   * instruments.json 2 % faster; marine_ik.json and numbers.json, mostly
+   * decimals, 3 % and 2 % faster too, no input slower) */
   if (FJ__LIKELY(fj__delimiter[*q])) {
     out->kind = FJ_NUMBER_INT64;
     out->i = neg ? -(int64_t)m : (int64_t)m;
