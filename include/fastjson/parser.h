@@ -282,8 +282,9 @@ FJ_API fj_error fj_parser_parse(fj_parser *parser, const void *json, size_t len,
 FJ_API fj_error fj_parser_validate(fj_parser *parser, const void *json, size_t len);
 
 /** Moves the cursor back to the root of the current document. Handles
- *  below the root (and iterations) become stale (FJ_ERR_OUT_OF_ORDER when
- *  used); the root value stays valid.
+ *  below the root (and iterations) are then out of date: using one returns
+ *  FJ_ERR_OUT_OF_ORDER (not FJ_ERR_STALE_DOCUMENT: the document is the
+ *  same); the root value stays valid.
  *  @return FJ_OK; FJ_ERR_INVALID_ARG if `parser` is NULL or holds no
  *          document (none was parsed, or the last fj_parser_parse() or
  *          fj_parser_validate() failed). */
@@ -291,6 +292,8 @@ FJ_API fj_error fj_parser_rewind(fj_parser *parser);
 
 /** The code of the last error a call on this parser or its values returned
  *  (FJ_OK if none since the last successful parse), and where it happened.
+ *  FJ_ERR_STALE_DOCUMENT has no place in the current document: its
+ *  location is offset 0 (line 1, column 1), which says nothing.
  *  FJ_ERR_INVALID_ARG returns for bad arguments are not recorded: a NULL
  *  result pointer is refused before the handle is checked, so it never
  *  replaces the error kept here.
