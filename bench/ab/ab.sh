@@ -11,7 +11,7 @@
 # B/A over them per file. The inline fast paths are compiled into the
 # caller's function, where the placement of its blocks against the 64-byte
 # fetch windows moves fastjson's time on a file by up to +-4 % (8 bytes of
-# padding in one inline function: 25 % on a synthetic array of empty
+# padding in one inline function: 25-30 % on a synthetic array of empty
 # arrays) while simdjson's stays put. One layout's B/A then mixes the change
 # with a new placement; the mean over layouts is what a user can expect.
 # The layouts: the walk (task.cpp, both builds alike) compiled with default
